@@ -1,9 +1,13 @@
-"""Test set-up: the device's import paths, as on the board, plus tools/."""
+"""Test set-up: the simulated board's import paths come first, so that
+adafruit_ticks runs on the simulated clock (tools/harness.py)."""
 
 import os
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-for p in (os.path.join(ROOT, "lib"), ROOT, os.path.join(ROOT, "tools")):
+for p in (os.path.join(ROOT, "tools"), os.path.join(ROOT, "lib"), ROOT,
+          os.path.join(ROOT, "tools", "simboard")):
     if p not in sys.path:
         sys.path.insert(0, p)
+os.environ["BLINKA_OS_AGNOSTIC"] = "1"
+os.chdir(ROOT)  # the firmware opens sounds/ relative to the drive's root, as on the board

@@ -1,0 +1,203 @@
+"""The simulated board on the host (CPython): Blinka's OS-agnostic board, the stand-ins
+in tools/simboard, a simulated clock and scripted pin levels feeding the real
+``digitalio.DigitalInOut`` objects. The firmware files are used unedited.
+
+    sim = Sim(players=4)
+    sim.press("klaxon", at_ms=100, hold_ms=300, bounce_us=[300, 200, 500])
+    sim.run_until_ms(2000)
+    sim.sounds()  -> [(t_ms, "klaxon")]
+"""
+
+import os
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SIMBOARD = os.path.join(ROOT, "tools", "simboard")
+for _p in (os.path.join(ROOT, "lib"), ROOT, SIMBOARD):
+    if _p not in sys.path:
+        sys.path.insert(0, _p)
+os.environ["BLINKA_OS_AGNOSTIC"] = "1"
+
+if "adafruit_ticks" in sys.modules and "simclock" not in repr(
+        getattr(sys.modules["adafruit_ticks"], "ticks_ms", None).__module__):
+    raise RuntimeError("adafruit_ticks was imported before the simulated clock was set up")
+
+import _audioout  # noqa: E402
+import board  # noqa: E402
+import simclock  # noqa: E402
+import simpins  # noqa: E402
+from adafruit_blinka.microcontroller.generic_agnostic_board import pin as _agnostic  # noqa: E402
+
+from hardware import lights as L  # noqa: E402
+from hardware.device import POLL_S, build  # noqa: E402
+from hardware.settings import Settings  # noqa: E402
+
+
+def _read(self):
+    """Blinka's agnostic Pin.read, answering from the scripted levels."""
+    if self._mode == _agnostic.Pin.OUT:
+        return self.current_value
+    self.previous_value = self.current_value
+    self.current_value = simpins.read(self.id)
+    return self.current_value
+
+
+_agnostic.Pin.read = _read
+
+BOARD_IDS = {"cpb": "circuitplayground_bluefruit", "cpx": "circuitplayground_express",
+             "pico": "raspberry_pi_pico"}
+PROFILE_NAMES = ("simulated", "cpb", "cpx", "pico")
+
+
+class ProfileBoard:
+    """A ``board`` module for a real build's profile, simulated: its pin names
+    (every name the profile uses) as Blinka agnostic pins, and its board_id."""
+
+    def __init__(self, name):
+        prof = __import__("hardware.profile_" + name, None, None, ["PROFILE"]).PROFILE
+        self.board_id = BOARD_IDS[name]
+        pid = 100
+        for key in ("klaxon", "a", "b", "switch", "pixels"):
+            if prof[key]:
+                setattr(self, prof[key][0], _agnostic.Pin(pid))
+                pid += 1
+        for key in ("speaker", "speaker_enable", "led"):
+            if prof[key]:
+                setattr(self, prof[key], _agnostic.Pin(pid))
+                pid += 1
+
+
+def profile_of(name):
+    return __import__("hardware.profile_" + name, None, None, ["PROFILE"]).PROFILE
+
+
+PASS_US = int(POLL_S * 1_000_000)
+
+
+class Sim:
+    """One power-on of the simulated device."""
+
+    def __init__(self, settings="", players=None, qm=None, klaxon_only=False, board_name=None,
+                 start_ms=simclock.POWER_ON_MS, seed=1, pass_us=PASS_US, phase_us=0,
+                 brightness=100):
+        simclock.reset(start_ms)
+        simclock.advance_us(phase_us)
+        simpins.reset()
+        _audioout.reset()
+        self.events = []  # (t_ms, name, fields)
+        self.pass_us = pass_us
+        s = Settings(settings)
+        if players is not None:
+            s.override("QK_PLAYERS", players)
+        if qm is not None:
+            s.override("QK_FIRST_QM", qm)
+        if klaxon_only:
+            s.override("QK_KLAXON_ONLY", 1)
+        if "QK_BRIGHTNESS" not in settings:
+            s.override("QK_BRIGHTNESS", brightness)
+        self.settings = s
+        name = board_name or "simulated"
+        self.board = board if name == "simulated" else ProfileBoard(name)
+        prof = profile_of(name)
+        self.controls = {}  # control name -> (pin id, level when pressed)
+        for control in ("klaxon", "a", "b"):
+            if prof[control]:
+                pin_id = getattr(self.board, prof[control][0]).id
+                self.controls[control] = (pin_id, prof[control][1])
+                simpins.set_idle(pin_id, not prof[control][1])
+        if prof["switch"]:
+            simpins.set_idle(getattr(self.board, prof["switch"][0]).id, not prof["switch"][1])
+        state = [seed or 1]
+
+        def dice():  # a small deterministic LCG, so scripted games repeat exactly
+            state[0] = (state[0] * 1103515245 + 12345) & 0x7FFFFFFF
+            return state[0] % 6 + 1
+
+        self.device = build(self.board, s, on_event=self._event, dice=dice)
+
+    def _event(self, name, fields):
+        self.events.append((simclock.now_ms(), name, fields))
+
+    # ---------------------------------------------------------------- pins
+    def level(self, control, t_us, pressed):
+        """From ``t_us`` the contact of ``control`` is closed (pressed) or open."""
+        pin_id, active = self.controls[control]
+        simpins.schedule(pin_id, t_us, active if pressed else not active)
+
+    def press(self, control, at_ms, hold_ms=150, bounce_us=(), release_bounce_us=()):
+        """A press at ``at_ms`` held ``hold_ms``; bounce lists alternate open/closed
+        durations (µs) after the first contact and after the release."""
+        t = int(at_ms * 1000)
+        self.level(control, t, True)
+        closed = True
+        for d in bounce_us:
+            t += d
+            closed = not closed
+            self.level(control, t, closed)
+        if not closed:
+            self.level(control, t, True)
+        t = int((at_ms + hold_ms) * 1000)
+        self.level(control, t, False)
+        closed = False
+        for d in release_bounce_us:
+            t += d
+            closed = not closed
+            self.level(control, t, closed)
+        if closed:
+            self.level(control, t, False)
+
+    def tap(self, control, at_ms, times=1, hold_ms=80, gap_ms=120):
+        for i in range(times):
+            self.press(control, at_ms + i * (hold_ms + gap_ms), hold_ms)
+
+    # ---------------------------------------------------------------- time
+    def run_until_us(self, t_us):
+        poll = self.device.poll
+        while simclock.now_us() < t_us:
+            poll()
+            simclock.advance_us(self.pass_us)
+
+    def run_until_ms(self, t_ms):
+        self.run_until_us(int(t_ms * 1000))
+
+    def run_for_ms(self, ms):
+        self.run_until_us(simclock.now_us() + int(ms * 1000))
+
+    @property
+    def now_ms(self):
+        return simclock.now_ms()
+
+    # ------------------------------------------------------------- outputs
+    def sounds(self):
+        """Sounds that really started on the audio output: [(t_ms, name)]."""
+        return [(t // 1000, os.path.basename(name)[:-4]) for t, name, _, _ in _audioout.plays]
+
+    def sound_starts_us(self):
+        return [t for t, _, _, _ in _audioout.plays]
+
+    def named(self, name):
+        return [(t, f) for t, n, f in self.events if n == name]
+
+    @property
+    def game(self):
+        r = self.device.referee
+        return r.game if r is not None else None
+
+    def ring(self):
+        """What each pixel shows now, as colour names ('off' when dark)."""
+        px = self.device.lights._pixels
+        names = []
+        for i in range(len(px)):
+            rgb = tuple(px[i])
+            names.append(L.COLOUR_NAMES[L.COLOURS.index(rgb)] if rgb in L.COLOURS else str(rgb))
+        return names
+
+    def scene(self):
+        """Each pixel's (colour, pattern) names: what it shows, blinking aside."""
+        lt = self.device.lights
+        return [(L.COLOUR_NAMES[lt.colour[i]], L.PATTERN_NAMES[lt.pattern[i]])
+                for i in range(lt.count)]
+
+    def speaker_enabled(self):
+        en = self.device.sound._enable
+        return bool(en.value) if en is not None else None

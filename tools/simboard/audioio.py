@@ -1,0 +1,3 @@
+"""Stand-in for ``audioio`` (host-only)."""
+
+from _audioout import AudioOut  # noqa: F401

@@ -1,0 +1,23 @@
+"""Stand-in for CircuitPython's ``supervisor`` on the simulated board (host-only)."""
+
+import simclock
+
+ticks_ms = simclock.ticks_ms
+
+runtime = type("Runtime", (), {"serial_connected": True, "usb_connected": True})()
+
+reloads = []  # ticks of each reload() the firmware asked for
+
+
+def reload():
+    """Recorded; the harness decides what a reload means."""
+    reloads.append(simclock.ticks_ms())
+    raise ReloadRequested()
+
+
+class ReloadRequested(Exception):
+    """Raised where the board would restart code.py."""
+
+
+def set_next_code_file(*args, **kwargs):
+    pass
