@@ -13,9 +13,11 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SIMBOARD = os.path.join(ROOT, "tools", "simboard")
-for _p in (os.path.join(ROOT, "lib"), ROOT, SIMBOARD):
+for _p in (os.path.join(ROOT, "lib"), SIMBOARD):
     if _p not in sys.path:
         sys.path.insert(0, _p)
+# Last, after the standard library: the root's code.py must not shadow ``code``.
+sys.path[:] = [_p for _p in sys.path if _p not in ("", ".", ROOT)] + [ROOT]
 os.environ["BLINKA_OS_AGNOSTIC"] = "1"
 
 if "adafruit_ticks" in sys.modules and "simclock" not in repr(

@@ -1,0 +1,72 @@
+#!/usr/bin/env python3
+"""The README's two commands, on a machine with only python3:
+
+    python3 tools/dev.py sim [sim.py flags]   # run the device on the simulated board
+    python3 tools/dev.py test                 # run every test, the VM lane and the benchmark
+
+Each first makes ``.venv`` beside this repo and installs requirements-dev.txt
+into it (again only when that file changes), then runs inside it.
+"""
+
+import hashlib
+import os
+import subprocess
+import sys
+import venv
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+VENV = os.path.join(ROOT, ".venv")
+PY = os.path.join(VENV, "bin", "python")
+REQS = os.path.join(ROOT, "requirements-dev.txt")
+STAMP = os.path.join(VENV, ".requirements-sha256")
+
+
+def _digest():
+    h = hashlib.sha256()
+    for name in ("requirements-dev.txt", "requirements.txt"):
+        with open(os.path.join(ROOT, name), "rb") as f:
+            h.update(f.read())
+    return h.hexdigest()
+
+
+def ensure_venv():
+    if not os.path.exists(PY):
+        print("dev: creating %s" % VENV, flush=True)
+        venv.EnvBuilder(with_pip=True).create(VENV)
+    want = _digest()
+    have = open(STAMP).read() if os.path.exists(STAMP) else ""
+    if have != want:
+        print("dev: installing requirements-dev.txt into .venv", flush=True)
+        subprocess.check_call([PY, "-m", "pip", "install", "-q", "--disable-pip-version-check",
+                               "-r", REQS], cwd=ROOT)
+        with open(STAMP, "w") as f:
+            f.write(want)
+
+
+def main(argv):
+    if not argv or argv[0] not in ("sim", "test", "bench"):
+        print(__doc__)
+        return 2
+    ensure_venv()
+    env = dict(os.environ, BLINKA_OS_AGNOSTIC="1", PYTHONDONTWRITEBYTECODE="1")
+    if argv[0] == "sim":
+        return subprocess.call([PY, os.path.join(ROOT, "tools", "sim.py")] + argv[1:], cwd=ROOT,
+                               env=env)
+    if argv[0] == "bench":
+        return subprocess.call([PY, os.path.join(ROOT, "tools", "bench.py")] + argv[1:], cwd=ROOT,
+                               env=env)
+    # The pytest script, not ``python -m pytest``: -m puts the repo root first on
+    # sys.path, where code.py shadows the standard library's ``code`` module.
+    pytest = os.path.join(VENV, "bin", "pytest")
+    rc = subprocess.call([pytest, "-q", "-p", "no:cacheprovider", "tests"] + argv[1:], cwd=ROOT,
+                         env=env)
+    if rc != 0:
+        return rc
+    bench = os.path.join(ROOT, "tools", "bench.py")
+    if os.path.exists(bench):
+        return subprocess.call([PY, bench, "--quick"], cwd=ROOT, env=env)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
