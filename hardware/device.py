@@ -24,9 +24,9 @@ REFEREE_FLASH_MS = const(400)
 ERROR_FLASH_MS = const(2000)
 
 # Gesture (ControlButton.gesture: 1, 2 short presses, 9 long) -> referee key.
-_A_KEYS = (0, A1, A2, A2, A2, 0, 0, 0, 0, AL)
-_B_KEYS = (0, B1, B2, B2, B2, 0, 0, 0, 0, BL)
-_ONE_BUTTON_KEYS = (0, A1, B1, AL, B2, B2, 0, 0, 0, BL)  # builds with A only
+_A_KEYS = (0, A1, A2, 0, 0, 0, 0, 0, 0, AL)
+_B_KEYS = (0, B1, B2, 0, 0, 0, 0, 0, 0, BL)
+_ONE_BUTTON_KEYS = (0, A1, B1, AL, B2, 0, 0, 0, 0, BL)  # builds with A only
 
 # Klaxon fallbacks for a board with no configured or known Klaxon pin.
 _FALLBACK_PINS = ("BUTTON", "BUTTON_A", "BOOT", "USER_SW", "D0")
