@@ -26,6 +26,16 @@ except ImportError:
     pass
 
 
+def contact(io, active):
+    """A function returning True while the contact of ``io`` is closed (reads ``active``).
+
+    Defined here, not where the build is wired, so that the wiring code's RAM
+    can be freed after start-up."""
+    if active:
+        return lambda: io.value
+    return lambda: not io.value
+
+
 class KlaxonButton:
     """The Klaxon: ``pressed`` is True on the one pass a press is accepted."""
 

@@ -1,9 +1,9 @@
-"""The device: a build profile's pins wired to buttons, sound and lights; the loop.
+"""The device loop: buttons in, the table (pure Klaxon or referee), sound and lights out.
 
-``build(board, settings)`` makes a ``Device``; ``Device.poll()`` is one
-loop pass and never blocks: it samples the buttons, hands presses to the
-table (a pure Klaxon, or the referee), starts sounds and steps the lights.
-``main()`` is what ``code.py`` runs on the board.
+``Device.poll()`` is one loop pass and never blocks: it samples the
+buttons, hands presses to the table, starts sounds and steps the lights.
+``start(board)`` wires the build (``hardware/wiring.py``, dropped after
+start-up to free its RAM); ``main()`` is what ``code.py`` runs.
 """
 
 import time
@@ -12,10 +12,8 @@ from micropython import const
 from adafruit_ticks import ticks_diff, ticks_ms
 
 from hardware import lights as L
-from hardware.buttons import ControlButton, KlaxonButton
-from hardware.profiles import choose
-from hardware.sound import BLIP, DENIED, FAULT, KLAXON, NAMES, SampleOut, Sound, ToneOut
-from qiklaxon.game import ANSWERED, ANSWERING, IDLE, OVER, PASSED, REVEAL, Game
+from hardware.sound import BLIP, DENIED, KLAXON, NAMES
+from qiklaxon.game import ANSWERED, ANSWERING, IDLE, OVER, PASSED, REVEAL
 from qiklaxon.referee import A1, A2, AL, B1, B2, BL, DONE, REFUSED, Referee, describe
 
 POLL_S = 0.001  # the loop's pause between passes: the Klaxon is sampled every ~1 ms
@@ -28,8 +26,11 @@ _A_KEYS = (0, A1, A2, 0, 0, 0, 0, 0, 0, AL)
 _B_KEYS = (0, B1, B2, 0, 0, 0, 0, 0, 0, BL)
 _ONE_BUTTON_KEYS = (0, A1, B1, AL, B2, 0, 0, 0, 0, BL)  # builds with A only
 
-# Klaxon fallbacks for a board with no configured or known Klaxon pin.
-_FALLBACK_PINS = ("BUTTON", "BUTTON_A", "BOOT", "USER_SW", "D0")
+def die():
+    """One roll of a six-sided die, for the QM's roll."""
+    import random
+
+    return random.randint(1, 6)
 
 
 class PureKlaxon:
@@ -83,11 +84,14 @@ class Device:
             else:
                 self.on_event("fault_cleared", {"what": "klaxon button released"})
                 self.render()
-        if self.a is not None:
-            self.a.update()
-            if self.a.gesture:
-                self._key(self._a_keys[self.a.gesture], now)
-        if self.b is not None:
+        # A and B take turns (each sampled every 2nd pass, ~2 ms: their
+        # debouncers need 10 ms); the Klaxon is sampled every pass.
+        if self.passes & 1:
+            if self.a is not None:
+                self.a.update()
+                if self.a.gesture:
+                    self._key(self._a_keys[self.a.gesture], now)
+        elif self.b is not None:
             self.b.update()
             if self.b.gesture:
                 self._key(_B_KEYS[self.b.gesture], now)
@@ -204,168 +208,35 @@ def console(name, fields):
         print(describe(name, fields))
 
 
-def _find_pin(board, names, messages, role):
-    """The first of ``names`` that this board has; a message for a named one it lacks."""
-    for i, name in enumerate(names):
-        if not name:
-            continue
-        pin = getattr(board, name, None)
-        if pin is not None:
-            return pin
-        if i == 0:
-            messages.append("QK_PIN_%s = %r: no such pin on this board" % (role, name))
-    return None
+def forget(*names):
+    """Drop start-up-only modules so that their bytecode's RAM is freed (the Express has ~14 KB)."""
+    import sys
+
+    for name in names:
+        sys.modules.pop(name, None)
+        package, _, leaf = name.rpartition(".")
+        if package in sys.modules and hasattr(sys.modules[package], leaf):
+            delattr(sys.modules[package], leaf)
 
 
-def build(board, settings, on_event=None, dice=None):
-    """Wire the build that ``board`` and ``settings`` describe into a ``Device``."""
-    import digitalio
+def start(board, settings_text=None, on_event=None, dice=None):
+    """Read the settings (``/settings.toml``, or ``settings_text``), wire the build,
+    free the start-up code; returns the ``Device``."""
+    import gc
 
-    messages = list(settings.errors)
-    prof, msg = choose(board.board_id, settings.get("QK_BOARD"))
-    if msg:
-        messages.append(msg)
+    from hardware import settings, wiring
 
-    def button(role, key):
-        wanted = settings.get(key)
-        default = prof[role]
-        if wanted.lower() == "none" or (not wanted and default is None):
-            return None, None
-        names = (wanted, default[0] if default else "")
-        if role == "klaxon":
-            names = names + _FALLBACK_PINS
-        pin = _find_pin(board, names, messages, role.upper())
-        if pin is None:
-            return None, None
-        active = default[1] if default and not wanted else False
-        io = digitalio.DigitalInOut(pin)
-        io.switch_to_input(pull=digitalio.Pull.DOWN if active else digitalio.Pull.UP)
-        return io, active
-
-    k_io, k_active = button("klaxon", "QK_PIN_KLAXON")
-    if k_io is None:
-        raise RuntimeError("no Klaxon button pin: set QK_PIN_KLAXON in settings.toml")
-    read = (lambda: k_io.value) if k_active else (lambda: not k_io.value)
-    klaxon = KlaxonButton(read, settings.get("QK_GLITCH_MS"), settings.get("QK_REARM_MS"),
-                          settings.get("QK_STUCK_S") * 1000)
-
-    long_ms = settings.get("QK_LONG_MS")
-    controls = []
-    if not settings.get("QK_KLAXON_ONLY"):
-        for role, key in (("a", "QK_PIN_A"), ("b", "QK_PIN_B")):
-            io, active = button(role, key)
-            controls.append(None if io is None else ControlButton(io, active, long_ms))
-    else:
-        controls = [None, None]
-    a, b = controls
-    if a is None and b is not None:
-        a, b = b, None
-
-    sound = _build_sound(board, prof, settings, messages, digitalio)
-    lights = _build_lights(board, prof, settings, messages, digitalio)
-
-    if a is None:
-        table = PureKlaxon()
-    else:
-        players = settings.get("QK_PLAYERS")
-        qm = settings.get("QK_FIRST_QM")
-        if qm >= players:
-            messages.append("QK_FIRST_QM = %d but there are %d players; using 0" % (qm, players))
-            qm = 0
-        if dice is None:
-            import random
-
-            dice = lambda: random.randint(1, 6)  # noqa: E731
-        table = Referee(Game(players, qm, settings.get("QK_FINISH") or None), dice)
-    return Device(klaxon, sound, lights, table, a, b, on_event, messages)
-
-
-def _build_sound(board, prof, settings, messages, digitalio):
-    kind = prof["audio"]
-    choice = settings.get("QK_AUDIO")
-    if choice in ("piezo", "amp"):
-        kind = "pwm" if choice == "piezo" else "pwmaudio"
-    elif choice:
-        messages.append("QK_AUDIO = %r is not 'piezo' or 'amp'; using the build's own" % choice)
-    name = settings.get("QK_PIN_SPEAKER") or prof["speaker"]
-    pin = _find_pin(board, (name,), messages, "SPEAKER")
-    volume = settings.get("QK_VOLUME")
-    out = None
-    if pin is not None:
-        try:
-            if kind == "pwm":
-                import pwmio
-
-                out = ToneOut(pwmio.PWMOut(pin, frequency=440, duty_cycle=0,
-                                           variable_frequency=True), volume)
-            else:
-                import audiocore
-
-                if kind == "dac":
-                    import audioio
-
-                    audio = audioio.AudioOut(pin)
-                else:
-                    import audiopwmio
-
-                    audio = audiopwmio.PWMAudioOut(pin)
-                try:
-                    import audiomixer
-                except ImportError:
-                    audiomixer = None
-                out = SampleOut(audio, audiocore, volume, audiomixer, messages.append)
-        except (ImportError, ValueError, RuntimeError) as e:
-            messages.append("no sound: %s" % e)
-    enable = None
-    if prof["speaker_enable"]:
-        p = getattr(board, prof["speaker_enable"], None)
-        if p is not None:
-            enable = digitalio.DigitalInOut(p)
-            enable.switch_to_output(value=False)
-    switch = None
-    if prof["switch"]:
-        p = getattr(board, prof["switch"][0], None)
-        if p is not None:
-            switch = digitalio.DigitalInOut(p)
-            switch.switch_to_input(pull=digitalio.Pull.UP)
-    mute_level = prof["switch"][1] if prof["switch"] else None
-    always = bool(settings.get("QK_MUTE")) or volume == 0
-    if switch is None:
-        muted = lambda: always  # noqa: E731
-    else:
-        muted = lambda: always or switch.value == mute_level  # noqa: E731
-    return Sound(out, enable, muted)
-
-
-def _build_lights(board, prof, settings, messages, digitalio):
-    pixels = None
-    pin_name = settings.get("QK_PIN_PIXELS") or prof["pixels"][0]
-    count = settings.get("QK_PIXELS")
-    if count < 0:
-        count = prof["pixels"][1]
-    if count:
-        pin = _find_pin(board, (pin_name,), messages, "PIXELS")
-        if pin is not None:
-            try:
-                import neopixel
-
-                pixels = neopixel.NeoPixel(pin, count, brightness=settings.get("QK_BRIGHTNESS") / 100,
-                                           auto_write=False)
-            except ImportError as e:
-                messages.append("no lights: %s (copy neopixel.mpy into lib/)" % e)
-    led = None
-    if prof["led"]:
-        p = getattr(board, prof["led"], None)
-        if p is not None:
-            led = digitalio.DigitalInOut(p)
-            led.switch_to_output(value=False)
-    return L.Lights(pixels, led)
+    s = settings.load() if settings_text is None else settings.Settings(settings_text)
+    device = wiring.build(board, s, on_event, dice)
+    del s, settings, wiring
+    forget("hardware.wiring", "hardware.settings", "hardware.profiles", "hardware.profile_cpb",
+           "hardware.profile_cpx", "hardware.profile_pico", "hardware.profile_simulated")
+    gc.collect()
+    return device
 
 
 def main():
-    """What ``code.py`` runs: settings, build, loop."""
+    """What ``code.py`` runs: start, then loop forever."""
     import board
 
-    from hardware import settings
-
-    build(board, settings.load()).run()
+    start(board).run()

@@ -73,14 +73,6 @@ class Settings:
         """The value of ``key`` (its default when unset or bad)."""
         return self._values[key]
 
-    def override(self, key, value):
-        """Set ``key`` from elsewhere (the simulator's flags), validated like the file."""
-        for k, kind, default, low, high, _ in KEYS:
-            if k == key:
-                self._take(k, kind, default, low, high, value)
-                return
-        raise KeyError(key)
-
 
 def parse(text, errors):
     """``KEY = value`` lines into a dict; lines that are not understood go to ``errors``."""

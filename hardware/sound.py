@@ -126,6 +126,13 @@ class ToneOut:
         return True
 
 
+def muter(always, switch=None, mute_level=False):
+    """A function returning True while sound is muted: by setting, or by the slide ``switch``."""
+    if switch is None:
+        return lambda: always
+    return lambda: always or switch.value == mute_level
+
+
 class Sound:
     """Non-blocking sound: ``play(i, now)``, then ``update(now)`` every pass."""
 

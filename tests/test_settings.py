@@ -92,7 +92,7 @@ def test_unknown_board_uses_pico_names_and_says_so():
 
 
 def test_board_with_no_usable_klaxon_pin_gets_a_clear_message():
-    from hardware.device import build
+    from hardware.wiring import build
 
     class Bare:
         board_id = "mystery"

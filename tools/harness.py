@@ -26,13 +26,13 @@ if "adafruit_ticks" in sys.modules and "simclock" not in repr(
 
 import _audioout  # noqa: E402
 import board  # noqa: E402
+import scenario  # noqa: E402
 import simclock  # noqa: E402
 import simpins  # noqa: E402
 from adafruit_blinka.microcontroller.generic_agnostic_board import pin as _agnostic  # noqa: E402
 
 from hardware import lights as L  # noqa: E402
-from hardware.device import POLL_S, build  # noqa: E402
-from hardware.settings import Settings  # noqa: E402
+from hardware.device import POLL_S  # noqa: E402
 
 
 def _read(self):
@@ -49,83 +49,42 @@ _agnostic.Pin.read = _read
 BOARD_IDS = {"cpb": "circuitplayground_bluefruit", "cpx": "circuitplayground_express",
              "pico": "raspberry_pi_pico"}
 PROFILE_NAMES = ("simulated", "cpb", "cpx", "pico")
-
-
-class ProfileBoard:
-    """A ``board`` module for a real build's profile, simulated: its pin names
-    (every name the profile uses) as Blinka agnostic pins, and its board_id."""
-
-    def __init__(self, name):
-        prof = __import__("hardware.profile_" + name, None, None, ["PROFILE"]).PROFILE
-        self.board_id = BOARD_IDS[name]
-        pid = 100
-        for key in ("klaxon", "a", "b", "switch", "pixels"):
-            if prof[key]:
-                setattr(self, prof[key][0], _agnostic.Pin(pid))
-                pid += 1
-        for key in ("speaker", "speaker_enable", "led"):
-            if prof[key]:
-                setattr(self, prof[key], _agnostic.Pin(pid))
-                pid += 1
-
-
-def profile_of(name):
-    return __import__("hardware.profile_" + name, None, None, ["PROFILE"]).PROFILE
-
-
 PASS_US = int(POLL_S * 1_000_000)
 
 
-class Sim:
-    """One power-on of the simulated device."""
+class ProfileBoard:
+    """A ``board`` module for a real build's profile, simulated: the pin names
+    that profile uses, as Blinka agnostic pins, and its board_id."""
+
+    def __init__(self, name):
+        self.board_id = BOARD_IDS[name]
+        for i, pin_name in enumerate(scenario.pin_names(scenario.profile(name))):
+            setattr(self, pin_name, _agnostic.Pin(100 + i))
+
+
+class Sim(scenario.Scenario):
+    """One power-on of the simulated device (any build's profile)."""
 
     def __init__(self, settings="", players=None, qm=None, klaxon_only=False, board_name=None,
                  start_ms=simclock.POWER_ON_MS, seed=1, pass_us=PASS_US, phase_us=0,
                  brightness=100):
-        simclock.reset(start_ms)
-        simclock.advance_us(phase_us)
-        simpins.reset()
-        _audioout.reset()
-        self.events = []  # (t_ms, name, fields)
-        self.pass_us = pass_us
-        s = Settings(settings)
+        # The simulator's flags are settings lines after the file's: the last one counts.
+        lines = [settings]
         if players is not None:
-            s.override("QK_PLAYERS", players)
+            lines.append("QK_PLAYERS = %d" % players)
         if qm is not None:
-            s.override("QK_FIRST_QM", qm)
+            lines.append("QK_FIRST_QM = %d" % qm)
         if klaxon_only:
-            s.override("QK_KLAXON_ONLY", 1)
+            lines.append("QK_KLAXON_ONLY = 1")
         if "QK_BRIGHTNESS" not in settings:
-            s.override("QK_BRIGHTNESS", brightness)
-        self.settings = s
+            lines.append("QK_BRIGHTNESS = %d" % brightness)
         name = board_name or "simulated"
         self.board = board if name == "simulated" else ProfileBoard(name)
-        prof = profile_of(name)
-        self.controls = {}  # control name -> (pin id, level when pressed)
-        for control in ("klaxon", "a", "b"):
-            if prof[control]:
-                pin_id = getattr(self.board, prof[control][0]).id
-                self.controls[control] = (pin_id, prof[control][1])
-                simpins.set_idle(pin_id, not prof[control][1])
-        if prof["switch"]:
-            simpins.set_idle(getattr(self.board, prof["switch"][0]).id, not prof["switch"][1])
-        state = [seed or 1]
-
-        def dice():  # a small deterministic LCG, so scripted games repeat exactly
-            state[0] = (state[0] * 1103515245 + 12345) & 0x7FFFFFFF
-            return state[0] % 6 + 1
-
-        self.device = build(self.board, s, on_event=self._event, dice=dice)
-
-    def _event(self, name, fields):
-        self.events.append((simclock.now_ms(), name, fields))
+        self.pass_us = pass_us
+        super().__init__(self.board, scenario.profile(name), "\n".join(lines) + "\n", start_ms,
+                         seed, phase_us)
 
     # ---------------------------------------------------------------- pins
-    def level(self, control, t_us, pressed):
-        """From ``t_us`` the contact of ``control`` is closed (pressed) or open."""
-        pin_id, active = self.controls[control]
-        simpins.schedule(pin_id, t_us, active if pressed else not active)
-
     def press(self, control, at_ms, hold_ms=150, bounce_us=(), release_bounce_us=()):
         """A press at ``at_ms`` held ``hold_ms``; bounce lists alternate open/closed
         durations (µs) after the first contact and after the release."""
@@ -153,11 +112,8 @@ class Sim:
             self.press(control, at_ms + i * (hold_ms + gap_ms), hold_ms)
 
     # ---------------------------------------------------------------- time
-    def run_until_us(self, t_us):
-        poll = self.device.poll
-        while simclock.now_us() < t_us:
-            poll()
-            simclock.advance_us(self.pass_us)
+    def run_until_us(self, t_us, pass_us=None):
+        super().run_until_us(t_us, pass_us or self.pass_us)
 
     def run_until_ms(self, t_ms):
         self.run_until_us(int(t_ms * 1000))

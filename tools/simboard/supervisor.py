@@ -4,7 +4,12 @@ import simclock
 
 ticks_ms = simclock.ticks_ms
 
-runtime = type("Runtime", (), {"serial_connected": True, "usb_connected": True})()
+class _Runtime:
+    serial_connected = True
+    usb_connected = True
+
+
+runtime = _Runtime()
 
 reloads = []  # ticks of each reload() the firmware asked for
 

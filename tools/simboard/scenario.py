@@ -1,0 +1,101 @@
+"""Booting and playing the device on a simulated board, the same on CPython
+(Blinka's board) and in the MicroPython VM (tools/vmboard): host-only."""
+
+import _audioout
+import simclock
+import simpins
+from hardware.device import start
+from simprofiles import pin_names, profile  # noqa: F401
+
+
+def dice(seed):
+    """A deterministic die (a small LCG), so that games repeat exactly."""
+    state = [seed or 1]
+
+    def roll():
+        state[0] = (state[0] * 1103515245 + 12345) & 0x7FFFFFFF
+        return state[0] % 6 + 1
+
+    return roll
+
+
+class Scenario:
+    """One power-on with ``settings`` (settings.toml text): ``controls`` maps a
+    control name to (pin id, level when pressed)."""
+
+    def __init__(self, board, prof, settings, start_ms=simclock.POWER_ON_MS, seed=1, phase_us=0,
+                 on_event=None):
+        simclock.reset(start_ms)
+        simclock.advance_us(phase_us)
+        simpins.reset()
+        _audioout.reset()
+        self.events = []
+        self.controls = {}
+        for control in ("klaxon", "a", "b"):
+            if prof[control]:
+                pin_id = getattr(board, prof[control][0]).id
+                self.controls[control] = (pin_id, prof[control][1])
+                simpins.set_idle(pin_id, not prof[control][1])
+        if prof["switch"]:
+            simpins.set_idle(getattr(board, prof["switch"][0]).id, not prof["switch"][1])
+        self.device = start(board, settings, on_event or self._event, dice(seed))
+
+    def _event(self, name, fields):
+        self.events.append((simclock.now_ms(), name, fields))
+
+    def level(self, control, t_us, pressed):
+        pin_id, active = self.controls[control]
+        simpins.schedule(pin_id, t_us, active if pressed else not active)
+
+    def run_until_us(self, t_us, pass_us=1000):
+        poll = self.device.poll
+        advance = simclock.advance_us
+        now = simclock.now_us
+        while now() < t_us:
+            poll()
+            advance(pass_us)
+
+    def play(self, steps, until_ms):
+        """``steps``: (t_ms, pressed, control) pin changes; then run to ``until_ms``."""
+        for t, pressed, control in steps:
+            self.level(control, t * 1000, pressed)
+        self.run_until_us(until_ms * 1000)
+
+    def canonical(self):
+        """The events as text lines, identical on CPython and MicroPython."""
+        out = []
+        for t, name, fields in self.events:
+            keys = sorted(fields)
+            out.append("%d %s %s" % (t, name, " ".join("%s=%r" % (k, fields[k]) for k in keys)))
+        return out
+
+
+def taps(script):
+    """'t_ms control [hold_ms]' lines -> (t_ms, pressed, control) steps."""
+    steps = []
+    for line in script.split("\n"):
+        parts = line.split()
+        if len(parts) >= 2:
+            t = int(parts[0])
+            hold = int(parts[2]) if len(parts) > 2 else 80
+            steps.append((t, True, parts[1]))
+            steps.append((t + hold, False, parts[1]))
+    steps.sort()
+    return steps
+
+
+# A question with every kind of press: used by the VM lane and the benchmark.
+QUESTION = """\
+100 b
+700 klaxon
+1200 a
+1800 b
+2400 klaxon 150
+2460 klaxon
+4200 a
+4800 b
+5400 a
+6000 a
+6600 a
+7300 b
+"""

