@@ -221,9 +221,8 @@ def forget(*names):
 
 def start(board, settings_text=None, on_event=None, dice=None):
     """Read the settings (``/settings.toml``, or ``settings_text``), wire the build,
-    free the start-up code; returns the ``Device``."""
-    import gc
-
+    free the start-up code; returns the ``Device``. The freed RAM returns at the
+    next automatic collection."""
     from hardware import settings, wiring
 
     s = settings.load() if settings_text is None else settings.Settings(settings_text)
@@ -231,7 +230,6 @@ def start(board, settings_text=None, on_event=None, dice=None):
     del s, settings, wiring
     forget("hardware.wiring", "hardware.settings", "hardware.profiles", "hardware.profile_cpb",
            "hardware.profile_cpx", "hardware.profile_pico", "hardware.profile_simulated")
-    gc.collect()
     return device
 
 

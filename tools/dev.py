@@ -12,6 +12,7 @@ import hashlib
 import os
 import subprocess
 import sys
+import time
 import venv
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -58,14 +59,15 @@ def main(argv):
     # The pytest script, not ``python -m pytest``: -m puts the repo root first on
     # sys.path, where code.py shadows the standard library's ``code`` module.
     pytest = os.path.join(VENV, "bin", "pytest")
+    started = time.monotonic()
     rc = subprocess.call([pytest, "-q", "-p", "no:cacheprovider", "tests"] + argv[1:], cwd=ROOT,
                          env=env)
     if rc != 0:
         return rc
-    bench = os.path.join(ROOT, "tools", "bench.py")
-    if os.path.exists(bench):
-        return subprocess.call([PY, bench, "--quick"], cwd=ROOT, env=env)
-    return 0
+    suite = time.monotonic() - started
+    print("\nbenchmark (tools/bench.py --quick):", flush=True)
+    return subprocess.call([PY, os.path.join(ROOT, "tools", "bench.py"), "--quick",
+                            "--suite-seconds", "%.1f" % suite], cwd=ROOT, env=env)
 
 
 if __name__ == "__main__":

