@@ -1,0 +1,70 @@
+"""The README's promises that code can check."""
+
+import os
+import re
+
+from hardware import settings as S
+from harness import ROOT
+
+
+def readme():
+    with open(os.path.join(ROOT, "README.md")) as f:
+        return f.read()
+
+
+def test_ci_runs_exactly_the_readme_test_command():
+    text = readme()
+    assert "python3 tools/dev.py test" in text and "python3 tools/dev.py sim" in text
+    with open(os.path.join(ROOT, ".ci", "run")) as f:
+        commands = [line for line in f if line.strip() and not line.startswith("#")]
+    assert commands[-1].strip() == "python3 tools/dev.py test"
+
+
+def test_every_setting_is_documented_in_the_readme_and_the_example():
+    text = readme()
+    with open(os.path.join(ROOT, "settings.example.toml")) as f:
+        example = f.read()
+    for key, *_ in S.KEYS:
+        assert "`%s`" % key in text
+        assert re.search(r"^%s = " % key, example, re.M)
+    assert S.Settings(example).errors == []  # the example itself is valid
+
+
+def test_sounds_are_exactly_what_the_synth_script_makes():
+    import synth
+
+    for name, data in synth.render().items():
+        with open(os.path.join(ROOT, "sounds", name + ".wav"), "rb") as f:
+            assert f.read() == data, name
+
+
+def test_sounds_start_and_end_at_the_quiescent_level():
+    import struct
+
+    import synth
+
+    for name, data in synth.render().items():
+        pcm = data[44:]
+        first, last = struct.unpack("<h", pcm[:2])[0], struct.unpack("<h", pcm[-2:])[0]
+        assert abs(first) < 200 and abs(last) < 200, name  # no click
+
+
+def test_klaxon_is_about_a_second_and_loud_and_denied_is_different():
+    import struct
+
+    import synth
+
+    made = synth.render()
+    klaxon = made["klaxon"][44:]
+    seconds = len(klaxon) / 2 / synth.RATE
+    assert 1.0 <= seconds <= 1.5
+    peak = max(abs(v) for (v,) in struct.iter_unpack("<h", klaxon))
+    assert peak > 30000  # full scale
+    assert len(made["denied"]) < len(made["klaxon"]) / 2
+
+
+def test_ring_legend_picture_is_up_to_date():
+    import pictures
+
+    with open(os.path.join(ROOT, "docs", "ring-legend.svg")) as f:
+        assert f.read() == pictures.ring_legend()
