@@ -9,7 +9,7 @@ start-up to free its RAM); ``main()`` is what ``code.py`` runs.
 import time
 
 from micropython import const
-from adafruit_ticks import ticks_diff, ticks_ms
+from adafruit_ticks import ticks_add, ticks_diff, ticks_ms
 
 from hardware import lights as L
 from hardware.sound import BLIP, DENIED, KLAXON, NAMES
@@ -18,6 +18,7 @@ from qiklaxon.referee import A1, A2, AL, B1, B2, BL, DONE, REFUSED, Referee, des
 
 POLL_S = 0.001  # the loop's pause between passes: the Klaxon is sampled every ~1 ms
 KLAXON_FLASH_MS = const(1200)
+SAVE_DELAY_MS = const(1000)  # a save waits for a second without changes (flash writes block)
 REFEREE_FLASH_MS = const(400)
 ERROR_FLASH_MS = const(2000)
 
@@ -48,7 +49,7 @@ class Device:
     """One build, wired. Call ``poll()`` every pass (``run()`` does, forever)."""
 
     def __init__(self, klaxon, sound, lights, table, a=None, b=None, on_event=None,
-                 messages=()):
+                 messages=(), journal=None):
         self.klaxon = klaxon
         self.sound = sound
         self.lights = lights
@@ -58,6 +59,9 @@ class Device:
         self._a_keys = _A_KEYS if b is not None else _ONE_BUTTON_KEYS
         self.on_event = on_event or console
         self.referee = table if isinstance(table, Referee) else None
+        self.journal = journal  # the saved game (qiklaxon.journal), or None
+        self._save_pending = False
+        self._save_at = 0
         self.passes = 0
         now = ticks_ms()
         for m in messages:
@@ -95,12 +99,28 @@ class Device:
             self.b.update()
             if self.b.gesture:
                 self._key(_B_KEYS[self.b.gesture], now)
+        if self._save_pending and ticks_diff(now, self._save_at) >= 0:
+            self.save()
         s = self.sound
         s.update(now)
         if s.started >= 0:
             self.on_event("sound", {"name": NAMES[s.started]})
             s.started = -1
         self.lights.update(now)
+
+    def save(self):
+        """Write the game to the saved-game store now (a no-op when nothing changed)."""
+        self._save_pending = False
+        if self.journal is not None and self.referee is not None:
+            try:
+                if self.journal.save(self.referee.game.to_bytes()):
+                    self.on_event("saved", {"seq": self.journal.seq})
+            except (OSError, ValueError) as e:
+                self.on_event("error", {"message": "could not save the game: %s" % e})
+
+    def _changed(self, now):
+        self._save_pending = True
+        self._save_at = ticks_add(now, SAVE_DELAY_MS)
 
     def run(self):
         """Poll forever (``code.py``)."""
@@ -119,6 +139,7 @@ class Device:
             if self.referee is None:
                 self.lights.flash(now, KLAXON_FLASH_MS)
             else:
+                self._changed(now)
                 self.render()
                 self.lights.flash(now, REFEREE_FLASH_MS)
         else:
@@ -136,6 +157,7 @@ class Device:
             result = REFUSED
         if result == DONE:
             self.sound.play(BLIP, now)
+            self._changed(now)
         elif result == REFUSED:
             self.sound.play(DENIED, now)
         self._report(r)
@@ -198,7 +220,7 @@ class Device:
 
 def console(name, fields):
     """The default event sink: one readable line on the serial console."""
-    if name == "sound":
+    if name == "sound" or name == "saved":
         return
     if name == "klaxon" and not fields:
         print("KLAXON!")

@@ -18,5 +18,6 @@ PROFILE = {
     "pixels": ("NEOPIXEL", 10),
     "led": None,
     "sleep": "deep",
+    "nvm": "pingpong",  # saved-game layout (lib/qiklaxon/journal.py)
     "watchdog": True,
 }

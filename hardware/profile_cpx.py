@@ -16,5 +16,6 @@ PROFILE = {
     "pixels": ("NEOPIXEL", 10),
     "led": None,
     "sleep": None,
+    "nvm": "pingpong",  # saved-game layout (lib/qiklaxon/journal.py)
     "watchdog": False,
 }

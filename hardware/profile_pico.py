@@ -19,5 +19,6 @@ PROFILE = {
     "pixels": ("GP22", 0),
     "led": "LED",
     "sleep": "deep",
+    "nvm": "log",  # saved-game layout (lib/qiklaxon/journal.py)
     "watchdog": True,
 }

@@ -17,5 +17,6 @@ PROFILE = {
     "pixels": ("NEOPIXEL", 10),
     "led": None,
     "sleep": "light",
+    "nvm": "log",  # saved-game layout (lib/qiklaxon/journal.py)
     "watchdog": False,
 }

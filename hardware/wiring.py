@@ -83,8 +83,50 @@ def build(board, settings, on_event=None, dice=None):
         if qm >= players:
             messages.append("QK_FIRST_QM = %d but there are %d players; using 0" % (qm, players))
             qm = 0
-        table = Referee(Game(players, qm, settings.get("QK_FINISH") or None), dice or die)
+        journal, game = _restore(prof, players, messages)
+        resumed = game is not None
+        if game is None:
+            game = Game(players, qm, settings.get("QK_FINISH") or None)
+        table = Referee(game, dice or die)
+        table.first_qm = qm
+        device = Device(klaxon, sound, lights, table, a, b, on_event, messages, journal)
+        if resumed:
+            device.on_event("resumed", {"qm": game.qm, "phase": game.phase,
+                                        "positions": game.positions})
+        return device
     return Device(klaxon, sound, lights, table, a, b, on_event, messages)
+
+
+def _restore(prof, players, messages):
+    """(journal, saved game or None) from ``microcontroller.nvm``; never raises."""
+    try:
+        import microcontroller
+
+        nvm = microcontroller.nvm
+    except (ImportError, AttributeError):
+        messages.append("no microcontroller.nvm here: the game will not survive a power cut")
+        return None, None
+    if nvm is None:
+        return None, None
+    from qiklaxon.journal import LOG, PINGPONG, Journal
+
+    try:
+        journal = Journal(nvm, PINGPONG if prof.get("nvm") == "pingpong" else LOG)
+    except (OSError, ValueError, IndexError) as e:
+        messages.append("saved-game store unreadable (%s): starting a new game" % e)
+        return None, None
+    if not journal.found:
+        return journal, None
+    try:
+        game = Game.from_bytes(journal.payload)
+    except ValueError as e:
+        messages.append("%s: starting a new game" % e)
+        return journal, None
+    if game.players != players:
+        messages.append("QK_PLAYERS is %d but the saved game has %d: starting a new game"
+                        % (players, game.players))
+        return journal, None
+    return journal, game
 
 
 def _build_sound(board, prof, settings, messages, digitalio):

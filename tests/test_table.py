@@ -41,6 +41,10 @@ class Table:
     def a_long(self):
         self._go("a", hold=900)
 
+    def wait(self, ms):
+        self.t += ms
+        self.sim.run_until_ms(self.t)
+
     def klaxon(self):
         self.sim.press("klaxon", self.t, 120, bounce_us=(400, 300, 600))
         self.t += 300

@@ -10,7 +10,7 @@ from harness import ProfileBoard, Sim
 
 CEILING_IDLE_FUEL = 200_000  # measured ~158k (referee build); see tools/bench.py
 CEILING_KLAXON_FUEL = 16_000_000  # the 10 passes from contact to sound; measured ~12M
-CEILING_HEAP = 48 * 1024  # firmware heap after start-up as .py; measured ~38 KB (see README)
+CEILING_HEAP = 60 * 1024  # firmware heap after start-up as .py; measured ~52 KB (see README)
 
 
 @pytest.fixture(scope="module")

@@ -26,9 +26,11 @@ if "adafruit_ticks" in sys.modules and "simclock" not in repr(
 
 import _audioout  # noqa: E402
 import board  # noqa: E402
+import microcontroller  # noqa: E402
 import scenario  # noqa: E402
 import simclock  # noqa: E402
 import simpins  # noqa: E402
+from flashsim import FlashSim  # noqa: E402
 from adafruit_blinka.microcontroller.generic_agnostic_board import pin as _agnostic  # noqa: E402
 
 from hardware import lights as L  # noqa: E402
@@ -50,6 +52,7 @@ BOARD_IDS = {"cpb": "circuitplayground_bluefruit", "cpx": "circuitplayground_exp
              "pico": "raspberry_pi_pico"}
 PROFILE_NAMES = ("simulated", "cpb", "cpx", "pico")
 PASS_US = int(POLL_S * 1_000_000)
+NVM_CHIPS = {"simulated": "rp2040", "cpb": "nrf52840", "cpx": "samd21", "pico": "rp2040"}
 
 
 class ProfileBoard:
@@ -67,7 +70,7 @@ class Sim(scenario.Scenario):
 
     def __init__(self, settings="", players=None, qm=None, klaxon_only=False, board_name=None,
                  start_ms=simclock.POWER_ON_MS, seed=1, pass_us=PASS_US, phase_us=0,
-                 brightness=100):
+                 brightness=100, nvm=None, held=()):
         # The simulator's flags are settings lines after the file's: the last one counts.
         lines = [settings]
         if players is not None:
@@ -81,8 +84,11 @@ class Sim(scenario.Scenario):
         name = board_name or "simulated"
         self.board = board if name == "simulated" else ProfileBoard(name)
         self.pass_us = pass_us
+        # microcontroller.nvm: flash modelled on the build's chip; pass one in to "reboot".
+        self.nvm = nvm if nvm is not None else FlashSim(NVM_CHIPS[name])
+        microcontroller.nvm = self.nvm
         super().__init__(self.board, scenario.profile(name), "\n".join(lines) + "\n", start_ms,
-                         seed, phase_us)
+                         seed, phase_us, held=held)
 
     # ---------------------------------------------------------------- pins
     def press(self, control, at_ms, hold_ms=150, bounce_us=(), release_bounce_us=()):

@@ -235,6 +235,9 @@ def describe(name, f):
         return "game over: winners %s" % f["winners"]
     if name == "new_game":
         return "new game for %d players" % f["players"]
+    if name == "resumed":
+        return "saved game resumed: QM seat %d, %s, positions %s" % (f["qm"], f["phase"],
+                                                                   f["positions"])
     if name == "undo":
         return "undone (%s)" % (f.get("what") or f.get("phase"))
     return name

@@ -24,7 +24,7 @@ class Scenario:
     control name to (pin id, level when pressed)."""
 
     def __init__(self, board, prof, settings, start_ms=simclock.POWER_ON_MS, seed=1, phase_us=0,
-                 on_event=None):
+                 on_event=None, held=()):
         simclock.reset(start_ms)
         simclock.advance_us(phase_us)
         simpins.reset()
@@ -35,7 +35,8 @@ class Scenario:
             if prof[control]:
                 pin_id = getattr(board, prof[control][0]).id
                 self.controls[control] = (pin_id, prof[control][1])
-                simpins.set_idle(pin_id, not prof[control][1])
+                # idle released; a control in ``held`` is down from power-on
+                simpins.set_idle(pin_id, prof[control][1] if control in held else not prof[control][1])
         if prof["switch"]:
             simpins.set_idle(getattr(board, prof["switch"][0]).id, not prof["switch"][1])
         self.device = start(board, settings, on_event or self._event, dice(seed))
