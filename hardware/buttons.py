@@ -39,15 +39,16 @@ def contact(io, active):
 class KlaxonButton:
     """The Klaxon: ``pressed`` is True on the one pass a press is accepted."""
 
-    def __init__(self, read, glitch_ms=2, rearm_ms=30, stuck_ms=10000):
-        """``read``: function returning True while the contact is closed."""
+    def __init__(self, read, glitch_ms=2, rearm_ms=30, stuck_ms=10000, woke=False):
+        """``read``: function returning True while the contact is closed; ``woke``: this
+        start is the Klaxon waking the board, so a button down now is that press, not stuck."""
         self._rearm_ms = rearm_ms
         self._stuck_ms = stuck_ms
         self._db = Debouncer(read, interval=glitch_ms / 1000)
         now = ticks_ms()
         self._changed = now
-        self._armed = not self._db.value  # down at start-up: stuck until released
-        self.stuck = self._db.value
+        self._armed = not self._db.value  # down at start-up: stuck until released ...
+        self.stuck = self._db.value and not woke  # ... unless the press woke the board
         self.pressed = False
         self.stuck_changed = False
 

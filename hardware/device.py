@@ -19,6 +19,8 @@ from qiklaxon.referee import A1, A2, AL, B1, B2, BL, DONE, REFUSED, Referee, des
 POLL_S = 0.001  # the loop's pause between passes: the Klaxon is sampled every ~1 ms
 KLAXON_FLASH_MS = const(1200)
 SAVE_DELAY_MS = const(1000)  # a save waits for a second without changes (flash writes block)
+WATCHDOG_FEED_MS = const(1000)  # the watchdog (8 s) is fed at most this often
+CRASH_FORGET_MS = const(60000)  # a minute without a crash resets the back-off
 REFEREE_FLASH_MS = const(400)
 ERROR_FLASH_MS = const(2000)
 
@@ -63,7 +65,17 @@ class Device:
         self._save_pending = False
         self._save_at = 0
         self.passes = 0
+        self.watchdog = None  # microcontroller.watchdog, where the port has one and it is set up
+        self._fed = 0
+        self.sleeper = None  # function that sleeps until the Klaxon (does not return on a board)
+        self.sleep_ms = 0  # idle time before sleeping; 0: never
+        self._active = 0  # ticks of the last activity
+        self.asleep = False
+        self.crashes = 0
+        self._last_crash = 0
         now = ticks_ms()
+        self._active = now
+        self._fed = now
         for m in messages:
             self.on_event("error", {"message": m})
         if messages:
@@ -106,7 +118,15 @@ class Device:
         if s.started >= 0:
             self.on_event("sound", {"name": NAMES[s.started]})
             s.started = -1
-        self.lights.update(now)
+        if s.current >= 0 or k.down:
+            self._active = now
+        elif self.sleep_ms and ticks_diff(now, self._active) >= self.sleep_ms:
+            self.sleep(now)
+        if not self.asleep:
+            self.lights.update(now)
+        if self.watchdog is not None and ticks_diff(now, self._fed) >= WATCHDOG_FEED_MS:
+            self.watchdog.feed()
+            self._fed = now
 
     def save(self):
         """Write the game to the saved-game store now (a no-op when nothing changed)."""
@@ -122,16 +142,64 @@ class Device:
         self._save_pending = True
         self._save_at = ticks_add(now, SAVE_DELAY_MS)
 
+    def sleep(self, now):
+        """Idle too long: save, go dark and silent, and sleep until the Klaxon.
+
+        Where the port has ``alarm`` (``sleeper`` set) this deep-sleeps and the
+        board restarts on the Klaxon, resuming the saved game. Without it (the
+        Express) the lights stay off and the loop keeps polling until a press."""
+        if self.asleep:
+            return
+        self.save()
+        self.sound.stop()
+        self.lights.off()
+        self.asleep = True
+        self.on_event("sleep", {"idle_ms": self.sleep_ms})
+        if self.sleeper is not None:
+            self.sleeper()
+
+    def _wake(self, now):
+        self._active = now
+        if self.asleep:
+            self.asleep = False
+            self.on_event("wake", {})
+            self.render()
+
+    def recover(self, error, now):
+        """An unexpected exception in the loop: report it, save the game, back off, go on.
+
+        Returns the back-off in seconds (0.25 s doubling to 4 s; a minute without
+        a crash starts again from 0.25 s). The watchdog is fed during it."""
+        if self.crashes and ticks_diff(now, self._last_crash) >= CRASH_FORGET_MS:
+            self.crashes = 0
+        self.crashes += 1
+        self._last_crash = now
+        self.on_event("error", {"message": "the loop failed (%d in a row): %r" % (self.crashes, error)})
+        try:
+            self.save()
+            self.lights.flash(now, ERROR_FLASH_MS, L.PURPLE, L.OFF)
+        except Exception as e:  # keep recovering whatever the state
+            self.on_event("error", {"message": "while recovering: %r" % e})
+        if self.watchdog is not None:
+            self.watchdog.feed()
+        return min(0.25 * (1 << (self.crashes - 1)), 4.0)
+
     def run(self):
-        """Poll forever (``code.py``)."""
+        """Poll forever (``code.py``); an exception in a pass is recovered from, not fatal."""
         poll = self.poll
         sleep = time.sleep
         while True:
-            poll()
-            sleep(POLL_S)
+            try:
+                while True:
+                    poll()
+                    sleep(POLL_S)
+            except Exception as e:  # a bug must not silence the Klaxon for good
+                _print_exception(e)
+                sleep(self.recover(e, ticks_ms()))
 
     # ------------------------------------------------------------- actions
     def _klaxon(self, now):
+        self._wake(now)
         t = self.table
         if t.klaxon():
             self.sound.play(KLAXON, now)
@@ -147,6 +215,7 @@ class Device:
             self._report(t)
 
     def _key(self, key, now):
+        self._wake(now)
         r = self.referee
         if r is None or not key:
             return
@@ -230,6 +299,29 @@ def console(name, fields):
         print(describe(name, fields))
 
 
+def _print_exception(e):
+    import sys
+
+    if hasattr(sys, "print_exception"):
+        sys.print_exception(e)
+    else:
+        import traceback
+
+        traceback.print_exception(e)
+
+
+def sleeper(io, pin, level, alarm):
+    """A function that deep-sleeps until ``pin`` reads ``level`` (the Klaxon pressed).
+
+    Defined here rather than in the wiring so the wiring's RAM can be freed."""
+
+    def sleep():
+        io.deinit()  # a PinAlarm needs the pin free
+        alarm.exit_and_deep_sleep_until_alarms(alarm.pin.PinAlarm(pin, value=level, pull=True))
+
+    return sleep
+
+
 def forget(*names):
     """Drop start-up-only modules so that their bytecode's RAM is freed (the Express has ~14 KB)."""
     import sys
@@ -256,7 +348,34 @@ def start(board, settings_text=None, on_event=None, dice=None):
 
 
 def main():
-    """What ``code.py`` runs: start, then loop forever."""
+    """What ``code.py`` runs: start, then loop forever. If the build cannot be wired
+    (no Klaxon pin, say) it says why and blinks, rather than crash-looping."""
     import board
 
-    start(board).run()
+    try:
+        device = start(board)
+    except Exception as e:
+        _print_exception(e)
+        print("QI Klaxon cannot start: %s" % e)
+        _blink_forever(board)
+    device.run()
+
+
+def _blink_forever(board):
+    """The board's LED (if any) blinks three times every two seconds; never returns."""
+    led = None
+    pin = getattr(board, "LED", None) or getattr(board, "D13", None)
+    if pin is not None:
+        try:
+            import digitalio
+
+            led = digitalio.DigitalInOut(pin)
+            led.switch_to_output()
+        except Exception:
+            led = None
+    while True:
+        for i in range(7):
+            if led is not None:
+                led.value = not i & 1
+            time.sleep(0.15)
+        time.sleep(1.0)

@@ -16,7 +16,7 @@ PROFILE = {
     "speaker_enable": "Dx_OUTPUT",
     "pixels": ("NEOPIXEL", 10),
     "led": None,
-    "sleep": "light",
+    "sleep": "deep",
     "nvm": "log",  # saved-game layout (lib/qiklaxon/journal.py)
     "watchdog": False,
 }

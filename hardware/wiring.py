@@ -6,7 +6,7 @@ settings and profile modules) once the ``Device`` is built, to free RAM.
 
 from hardware import lights as L
 from hardware.buttons import ControlButton, KlaxonButton, contact
-from hardware.device import Device, PureKlaxon, die
+from hardware.device import Device, PureKlaxon, die, sleeper
 from hardware.profiles import choose
 from hardware.sound import SampleOut, Sound, ToneOut, muter
 from qiklaxon.game import Game
@@ -38,6 +38,8 @@ def build(board, settings, on_event=None, dice=None):
     if msg:
         messages.append(msg)
 
+    pins = {}
+
     def button(role, key):
         wanted = settings.get(key)
         default = prof[role]
@@ -52,13 +54,21 @@ def build(board, settings, on_event=None, dice=None):
         active = default[1] if default and not wanted else False
         io = digitalio.DigitalInOut(pin)
         io.switch_to_input(pull=digitalio.Pull.DOWN if active else digitalio.Pull.UP)
+        pins[role] = pin
         return io, active
 
     k_io, k_active = button("klaxon", "QK_PIN_KLAXON")
     if k_io is None:
         raise RuntimeError("no Klaxon button pin: set QK_PIN_KLAXON in settings.toml")
-    klaxon = KlaxonButton(contact(k_io, k_active), settings.get("QK_GLITCH_MS"), settings.get("QK_REARM_MS"),
-                          settings.get("QK_STUCK_S") * 1000)
+    alarm = None
+    if prof["sleep"]:
+        try:
+            import alarm
+        except ImportError:
+            messages.append("no alarm module here: the device will not sleep")
+    woke = alarm is not None and alarm.wake_alarm is not None
+    klaxon = KlaxonButton(contact(k_io, k_active), settings.get("QK_GLITCH_MS"),
+                          settings.get("QK_REARM_MS"), settings.get("QK_STUCK_S") * 1000, woke)
 
     long_ms = settings.get("QK_LONG_MS")
     controls = []
@@ -75,6 +85,7 @@ def build(board, settings, on_event=None, dice=None):
     sound = _build_sound(board, prof, settings, messages, digitalio)
     lights = _build_lights(board, prof, settings, messages, digitalio)
 
+    journal = game = None
     if a is None:
         table = PureKlaxon()
     else:
@@ -84,17 +95,39 @@ def build(board, settings, on_event=None, dice=None):
             messages.append("QK_FIRST_QM = %d but there are %d players; using 0" % (qm, players))
             qm = 0
         journal, game = _restore(prof, players, messages)
-        resumed = game is not None
-        if game is None:
-            game = Game(players, qm, settings.get("QK_FINISH") or None)
-        table = Referee(game, dice or die)
+        table = Referee(game or Game(players, qm, settings.get("QK_FINISH") or None), dice or die)
         table.first_qm = qm
-        device = Device(klaxon, sound, lights, table, a, b, on_event, messages, journal)
-        if resumed:
-            device.on_event("resumed", {"qm": game.qm, "phase": game.phase,
-                                        "positions": game.positions})
-        return device
-    return Device(klaxon, sound, lights, table, a, b, on_event, messages)
+    sleep, watchdog = _power(prof, alarm, k_io, pins["klaxon"], k_active, messages)
+    device = Device(klaxon, sound, lights, table, a, b, on_event, messages, journal)
+    device.sleep_ms = settings.get("QK_SLEEP_MIN") * 60000
+    device.sleeper = sleep
+    device.watchdog = watchdog
+    if game is not None:
+        device.on_event("resumed", {"qm": game.qm, "phase": game.phase,
+                                    "positions": game.positions})
+    if woke and klaxon.down:  # the press that woke the board counts
+        device._klaxon(device._active)
+    return device
+
+
+def _power(prof, alarm, k_io, k_pin, k_active, messages):
+    """(sleeper or None, watchdog or None): deep sleep until the Klaxon where the port has
+    ``alarm``; the watchdog where the build has one."""
+    sleep = sleeper(k_io, k_pin, k_active, alarm) if alarm is not None else None
+    watchdog = None
+    if prof["watchdog"]:
+        try:
+            import microcontroller
+            from watchdog import WatchDogMode
+
+            wd = microcontroller.watchdog
+            wd.timeout = 8  # the RP2040's longest is ~8.3 s
+            wd.mode = WatchDogMode.RESET
+            wd.feed()
+            watchdog = wd
+        except (ImportError, AttributeError, NotImplementedError, RuntimeError, ValueError) as e:
+            messages.append("no watchdog: %s" % e)
+    return sleep, watchdog
 
 
 def _restore(prof, players, messages):

@@ -25,6 +25,7 @@ if "adafruit_ticks" in sys.modules and "simclock" not in repr(
     raise RuntimeError("adafruit_ticks was imported before the simulated clock was set up")
 
 import _audioout  # noqa: E402
+import alarm  # noqa: E402
 import board  # noqa: E402
 import microcontroller  # noqa: E402
 import scenario  # noqa: E402
@@ -55,6 +56,18 @@ PASS_US = int(POLL_S * 1_000_000)
 NVM_CHIPS = {"simulated": "rp2040", "cpb": "nrf52840", "cpx": "samd21", "pico": "rp2040"}
 
 
+class Watchdog:
+    """``microcontroller.watchdog`` on the simulated board: counts feeds."""
+
+    def __init__(self):
+        self.timeout = None
+        self.mode = None
+        self.feeds = []
+
+    def feed(self):
+        self.feeds.append(simclock.now_ms())
+
+
 class ProfileBoard:
     """A ``board`` module for a real build's profile, simulated: the pin names
     that profile uses, as Blinka agnostic pins, and its board_id."""
@@ -70,7 +83,7 @@ class Sim(scenario.Scenario):
 
     def __init__(self, settings="", players=None, qm=None, klaxon_only=False, board_name=None,
                  start_ms=simclock.POWER_ON_MS, seed=1, pass_us=PASS_US, phase_us=0,
-                 brightness=100, nvm=None, held=()):
+                 brightness=100, nvm=None, held=(), wake_alarm=None):
         # The simulator's flags are settings lines after the file's: the last one counts.
         lines = [settings]
         if players is not None:
@@ -87,6 +100,10 @@ class Sim(scenario.Scenario):
         # microcontroller.nvm: flash modelled on the build's chip; pass one in to "reboot".
         self.nvm = nvm if nvm is not None else FlashSim(NVM_CHIPS[name])
         microcontroller.nvm = self.nvm
+        # a watchdog where the build has one, recording its feeds
+        microcontroller.watchdog = Watchdog() if scenario.profile(name)["watchdog"] else None
+        alarm.wake_alarm = wake_alarm
+        self.slept = False
         super().__init__(self.board, scenario.profile(name), "\n".join(lines) + "\n", start_ms,
                          seed, phase_us, held=held)
 
@@ -119,7 +136,13 @@ class Sim(scenario.Scenario):
 
     # ---------------------------------------------------------------- time
     def run_until_us(self, t_us, pass_us=None):
-        super().run_until_us(t_us, pass_us or self.pass_us)
+        """Poll until ``t_us``; stops early (``slept`` True) if the device deep-sleeps."""
+        if self.slept:
+            return
+        try:
+            super().run_until_us(t_us, pass_us or self.pass_us)
+        except alarm.DeepSleep:
+            self.slept = True
 
     def run_until_ms(self, t_ms):
         self.run_until_us(int(t_ms * 1000))
