@@ -1,0 +1,243 @@
+#!/usr/bin/env python3
+"""Put QI Klaxon on a board's CIRCUITPY drive, offline (host-only tool).
+
+    python3 tools/deploy.py                 # find the mounted CIRCUITPY drive
+    python3 tools/deploy.py /media/me/CIRCUITPY --dry-run
+    python3 tools/deploy.py PATH --mpy-cross ~/bin/mpy-cross-9   # CircuitPython's mpy-cross
+
+It reads ``boot_out.txt`` to tell the board and the CircuitPython version
+(9 and 10 are supported), then copies only what that board needs: code.py,
+boot.py, safemode.py, hardware/, lib/qiklaxon/, the sounds (not on a piezo
+Pico), and the CircuitPython libraries from this environment (no download).
+With CircuitPython's own ``mpy-cross`` the libraries and the project's
+modules go as .mpy (less RAM at import); otherwise as .py, and it says so.
+
+Safe by construction: it checks the free space before writing anything;
+every file is written to a temporary name, checked, then renamed; code.py
+goes last, so a yank mid-copy never leaves a half-written code.py running;
+everything written is read back and compared. It never overwrites the
+user's settings.toml (it writes the documented example only when there is
+none).
+"""
+
+import argparse
+import hashlib
+import importlib.util
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SUPPORTED = (9, 10)
+LIBRARIES = ("adafruit_debouncer", "adafruit_ticks", "neopixel")
+BOARD_PROFILES = (("circuitplayground_bluefruit", "cpb"), ("circuitplayground_express", "cpx"),
+                  ("raspberry_pi_pico", "pico"))
+ENTRY = ("boot.py", "safemode.py", "code.py")  # always .py; code.py is written last
+
+
+class DeployError(Exception):
+    """What stops a deploy, in words for the user."""
+
+
+def find_drive():
+    """The mounted CIRCUITPY drive, or None."""
+    user = os.environ.get("USER", "")
+    for base in ("/media/%s" % user, "/run/media/%s" % user, "/media", "/Volumes", "/mnt"):
+        for name in ("CIRCUITPY", "QIKLAXON"):
+            path = os.path.join(base, name)
+            if os.path.exists(os.path.join(path, "boot_out.txt")):
+                return path
+    return None
+
+
+def board_info(drive):
+    """(CircuitPython major version, version text, board id) from boot_out.txt."""
+    path = os.path.join(drive, "boot_out.txt")
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            text = f.read(2000)
+    except OSError:
+        raise DeployError("%s has no boot_out.txt: is it a CIRCUITPY drive?" % drive)
+    m = re.search(r"CircuitPython (\d+)\.(\d+)\.(\S+)", text) or re.search(
+        r"CircuitPython (\d+)\.(\d+)", text)
+    if not m:
+        raise DeployError("boot_out.txt does not name a CircuitPython version:\n%s" % text[:200])
+    major = int(m.group(1))
+    version = m.group(0).split(" ", 1)[1]
+    b = re.search(r"Board ID:\s*(\S+)", text)
+    return major, version, b.group(1) if b else "unknown"
+
+
+def profile_for(board_id):
+    for prefix, name in BOARD_PROFILES:
+        if board_id.startswith(prefix):
+            return name
+    return None
+
+
+def library_source(name):
+    spec = importlib.util.find_spec(name)
+    if spec is None or not spec.origin:
+        raise DeployError("library %s is not installed here: run 'python3 tools/dev.py test' "
+                          "once, or pip install -r requirements.txt" % name)
+    return spec.origin
+
+
+def plan(drive, board_id, settings_text):
+    """[(source path, destination relative path, compile to .mpy?)] for this board."""
+    files = []
+    for name in ENTRY:
+        files.append((os.path.join(ROOT, name), name, False))
+    for folder in ("hardware", os.path.join("lib", "qiklaxon")):
+        for name in sorted(os.listdir(os.path.join(ROOT, folder))):
+            if name.endswith(".py"):
+                files.append((os.path.join(ROOT, folder, name), folder.replace(os.sep, "/") + "/" + name,
+                              True))
+    profile = profile_for(board_id)
+    piezo = profile == "pico" and 'QK_AUDIO = "amp"' not in settings_text
+    if not piezo:
+        for name in sorted(os.listdir(os.path.join(ROOT, "sounds"))):
+            if name.endswith(".wav"):
+                files.append((os.path.join(ROOT, "sounds", name), "sounds/" + name, False))
+    for name in LIBRARIES:
+        files.append((library_source(name), "lib/%s.py" % name, True))
+    # code.py last: nothing runs the new firmware until everything else is in place
+    files.sort(key=lambda f: f[1] == "code.py")
+    return files
+
+
+def check_mpy_cross(tool):
+    """CircuitPython's mpy-cross writes files starting with 'C'; MicroPython's with 'M'."""
+    with tempfile.TemporaryDirectory() as tmp:
+        src = os.path.join(tmp, "probe.py")
+        with open(src, "w") as f:
+            f.write("x = 1\n")
+        out = os.path.join(tmp, "probe.mpy")
+        try:
+            subprocess.run([tool, src, "-o", out], check=True, capture_output=True, timeout=60)
+        except (OSError, subprocess.CalledProcessError, subprocess.TimeoutExpired) as e:
+            raise DeployError("mpy-cross %s did not run: %s" % (tool, e))
+        with open(out, "rb") as f:
+            first = f.read(1)
+    if first != b"C":
+        raise DeployError("%s makes MicroPython .mpy files (first byte %r), which CircuitPython "
+                          "refuses: use CircuitPython's own mpy-cross" % (tool, first))
+
+
+def compile_mpy(tool, src, tmp):
+    out = os.path.join(tmp, os.path.basename(src)[:-3] + ".mpy")
+    subprocess.run([tool, src, "-o", out], check=True, capture_output=True, timeout=60)
+    with open(out, "rb") as f:
+        return f.read()
+
+
+def _write_verified(path, data):
+    """Write ``data`` to ``path`` through a temporary name, read it back, then rename."""
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    tmp = path + ".qk-new"
+    with open(tmp, "wb") as f:
+        f.write(data)
+        f.flush()
+        os.fsync(f.fileno())
+    with open(tmp, "rb") as f:
+        if hashlib.sha256(f.read()).digest() != hashlib.sha256(data).digest():
+            raise DeployError("%s did not read back as written: the drive may be failing" % path)
+    os.replace(tmp, path)
+
+
+def deploy(drive, mpy_cross=None, dry_run=False, out=print):
+    """Deploy to ``drive``; returns the list of (relative path, bytes) written (or planned)."""
+    if not os.path.isdir(drive):
+        raise DeployError("%s is not a folder" % drive)
+    major, version, board_id = board_info(drive)
+    if major not in SUPPORTED:
+        raise DeployError("CircuitPython %s is not supported: install CircuitPython %s"
+                          % (version, " or ".join(str(v) for v in SUPPORTED)))
+    profile = profile_for(board_id)
+    out("board: %s (CircuitPython %s) -> build %s" % (
+        board_id, version, profile or "unknown: set QK_BOARD and the QK_PIN_ settings"))
+    settings_path = os.path.join(drive, "settings.toml")
+    has_settings = os.path.exists(settings_path)
+    settings_text = ""
+    if has_settings:
+        with open(settings_path, encoding="utf-8", errors="replace") as f:
+            settings_text = f.read()
+    if mpy_cross:
+        check_mpy_cross(mpy_cross)
+        out("modules and libraries as .mpy (compiled by %s)" % mpy_cross)
+    else:
+        out("modules and libraries as .py (give --mpy-cross with CircuitPython's mpy-cross "
+            "for .mpy: less RAM at import, which the Express needs)")
+    contents = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for src, rel, compilable in plan(drive, board_id, settings_text):
+            if mpy_cross and compilable:
+                data = compile_mpy(mpy_cross, src, tmp)
+                rel = rel[:-3] + ".mpy"
+            else:
+                with open(src, "rb") as f:
+                    data = f.read()
+            contents.append((rel, data))
+    if not has_settings:
+        with open(os.path.join(ROOT, "settings.example.toml"), "rb") as f:
+            contents.insert(0, ("settings.toml", f.read()))
+    else:
+        out("settings.toml: kept as it is")
+    need = sum(len(d) for _, d in contents)
+    # what the drive gets back by replacing files already there
+    have = sum(os.path.getsize(os.path.join(drive, rel)) for rel, _ in contents
+               if os.path.exists(os.path.join(drive, rel)))
+    free = shutil.disk_usage(drive).free
+    out("%d files, %d bytes; the drive has %d bytes free (%d reused)" % (len(contents), need,
+                                                                          free, have))
+    if need - have > free - 4096:
+        raise DeployError("not enough space on %s: %d bytes needed, %d free; remove old files "
+                          "(nothing was written)" % (drive, need - have, free))
+    if dry_run:
+        for rel, data in contents:
+            out("  would write %-34s %7d bytes" % (rel, len(data)))
+        return [(rel, len(data)) for rel, data in contents]
+    for rel, data in contents:
+        try:
+            _write_verified(os.path.join(drive, *rel.split("/")), data)
+        except PermissionError as e:
+            raise DeployError("%s is read-only (%s); if boot.py remounted it for the board, "
+                              "hold a button at reset or edit boot.py" % (drive, e))
+        except OSError as e:
+            if e.errno == 30:  # EROFS
+                raise DeployError("%s is read-only: %s" % (drive, e))
+            raise DeployError("writing %s failed: %s (files already written are complete; "
+                              "run the deploy again)" % (rel, e))
+        out("  wrote %-34s %7d bytes" % (rel, len(data)))
+        if rel.endswith(".mpy"):  # a stale .py beside the .mpy would be imported instead
+            stale = os.path.join(drive, *rel[:-4].split("/")) + ".py"
+            if os.path.exists(stale):
+                os.remove(stale)
+    out("done: %d bytes on %s, %d bytes free" % (need, drive, shutil.disk_usage(drive).free))
+    return [(rel, len(data)) for rel, data in contents]
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description="Put QI Klaxon on a CIRCUITPY drive.")
+    p.add_argument("path", nargs="?", help="the CIRCUITPY drive (default: find it)")
+    p.add_argument("--mpy-cross", help="CircuitPython's mpy-cross, to copy .mpy files")
+    p.add_argument("--dry-run", action="store_true", help="say what would be written, write nothing")
+    args = p.parse_args(argv)
+    drive = args.path or find_drive()
+    if not drive:
+        print("deploy: no CIRCUITPY drive found; plug the board in or give its path",
+              file=sys.stderr)
+        return 2
+    try:
+        deploy(drive, args.mpy_cross, args.dry_run)
+    except DeployError as e:
+        print("deploy: %s" % e, file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
