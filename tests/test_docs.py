@@ -63,8 +63,14 @@ def test_klaxon_is_about_a_second_and_loud_and_denied_is_different():
     assert len(made["denied"]) < len(made["klaxon"]) / 2
 
 
-def test_ring_legend_picture_is_up_to_date():
+def test_pictures_are_what_tools_pictures_draws():
     import pictures
 
-    with open(os.path.join(ROOT, "docs", "ring-legend.svg")) as f:
-        assert f.read() == pictures.ring_legend()
+    for name, draw in pictures.PICTURES.items():
+        with open(os.path.join(ROOT, "docs", name)) as f:
+            assert f.read() == draw(), name
+
+
+def test_readme_links_point_at_files_that_exist():
+    for target in re.findall(r"\]\(([^)#:]+)(?:#[^)]*)?\)", readme()):
+        assert os.path.exists(os.path.join(ROOT, target)), target

@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """Draw the docs' pictures as SVG from the firmware's own tables (host-only tool).
 
-    python3 tools/pictures.py     # writes docs/ring-legend.svg
+    python3 tools/pictures.py     # writes docs/*.svg
 
-The ring legend uses hardware/lights.py's colours, so the picture cannot drift
-from what the ring shows.
+The ring legend uses hardware/lights.py's colours and the sound picture is
+computed from tools/synth.py's klaxon, so neither can drift from the firmware.
 """
 
 import math
@@ -13,6 +13,7 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
+sys.path.insert(0, os.path.join(ROOT, "tools"))
 
 from hardware import lights as L  # noqa: E402
 
@@ -81,7 +82,163 @@ def ring_legend():
     return "\n".join(out) + "\n"
 
 
-PICTURES = {"ring-legend.svg": ring_legend}
+def klaxon_sound():
+    """The klaxon's waveform (1.3 s) and the spectrum of its first blast's loud part."""
+    import struct
+
+    import synth
+
+    data = synth.wav_bytes(synth.klaxon())[44:]
+    x = [v / 32768 for (v,) in struct.iter_unpack("<h", data)]
+    w, h = 830, 420
+    out = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" '
+           'font-family="sans-serif" font-size="13">' % (w, h),
+           '<rect width="100%" height="100%" fill="#fdfdf8"/>',
+           '<text x="20" y="24" font-size="17" font-weight="bold">The klaxon '
+           '(tools/synth.py): waveform and spectrum</text>']
+    # waveform: min/max per column
+    x0, y0, ww, hh = 40, 40, 760, 150
+    cols = ww
+    per = len(x) / cols
+    pts_hi, pts_lo = [], []
+    for c in range(cols):
+        seg = x[int(c * per):int((c + 1) * per)] or [0]
+        pts_hi.append("%d,%.1f" % (x0 + c, y0 + hh / 2 - max(seg) * hh / 2))
+        pts_lo.append("%d,%.1f" % (x0 + c, y0 + hh / 2 - min(seg) * hh / 2))
+    out.append('<polygon points="%s" fill="#d55e00" stroke="none"/>'
+               % " ".join(pts_hi + pts_lo[::-1]))
+    out.append('<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="#888"/>' % (x0, y0 + hh / 2, x0 + ww,
+                                                                      y0 + hh / 2))
+    secs = len(x) / synth.RATE
+    for t in range(0, int(secs * 10) + 1, 2):
+        px = x0 + t / 10 / secs * ww
+        out.append('<text x="%.0f" y="%d" text-anchor="middle">%.1f s</text>' % (px, y0 + hh + 16,
+                                                                              t / 10))
+    # spectrum: DFT of 2048 samples in the first blast's held tone, 0-4 kHz
+    n = 2048
+    start = int(0.40 * synth.RATE)
+    seg = x[start:start + n]
+    import math
+
+    win = [seg[i] * (0.5 - 0.5 * math.cos(2 * math.pi * i / (n - 1))) for i in range(n)]
+    bins = 256
+    fmax = 4000
+    mags = []
+    for b in range(1, bins):
+        f = b * fmax / bins
+        k = f * n / synth.RATE
+        re_ = sum(win[i] * math.cos(2 * math.pi * k * i / n) for i in range(n))
+        im = sum(win[i] * math.sin(2 * math.pi * k * i / n) for i in range(n))
+        mags.append(math.hypot(re_, im))
+    top = max(mags)
+    sx0, sy0, sh = 40, 235, 140
+    pts = ["%d,%d" % (sx0, sy0 + sh)]
+    for b, m in enumerate(mags, 1):
+        db = max(-60.0, 20 * math.log10(m / top + 1e-12))
+        pts.append("%.1f,%.1f" % (sx0 + b * ww / bins, sy0 + sh * (-db / 60)))
+    pts.append("%d,%d" % (sx0 + ww, sy0 + sh))
+    out.append('<polygon points="%s" fill="#0072b2" opacity="0.85"/>' % " ".join(pts))
+    for f in range(0, fmax + 1, 500):
+        out.append('<text x="%.0f" y="%d" text-anchor="middle">%d Hz</text>'
+                   % (sx0 + f / fmax * ww, sy0 + sh + 16, f))
+    out.append('<text x="%d" y="%d">spectrum at 0.40 s, dB (0 to -60)</text>' % (sx0 + 4, sy0 - 6))
+    out.append('<text x="%d" y="%d" fill="#555">Two rising horn blasts (190 to 430 Hz, odd '
+               'harmonics through a soft clipper), 16-bit 16 kHz mono, fading in and out at 0.'
+               '</text>' % (20, h - 10))
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+def _button(x, y, label):
+    return ('<circle cx="%d" cy="%d" r="22" fill="#d55e00" stroke="#000" stroke-width="2"/>'
+            '<text x="%d" y="%d" text-anchor="middle" font-weight="bold">%s</text>'
+            % (x, y, x, y + 40, label))
+
+
+def _wire(points, colour="#000"):
+    return '<polyline points="%s" fill="none" stroke="%s" stroke-width="3"/>' % (
+        " ".join("%d,%d" % p for p in points), colour)
+
+
+def wiring_circuit_playground():
+    """Circuit Playground Bluefruit or Express: the arcade button on pad A1 and GND."""
+    w, h = 760, 420
+    out = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" '
+           'font-family="sans-serif" font-size="14">' % (w, h),
+           '<rect width="100%" height="100%" fill="#fdfdf8"/>',
+           '<text x="20" y="26" font-size="17" font-weight="bold">Circuit Playground '
+           '(Bluefruit or Express): wiring</text>',
+           '<circle cx="230" cy="220" r="150" fill="#1a1a1a"/>',
+           '<text x="230" y="215" text-anchor="middle" fill="#fff">Circuit Playground</text>',
+           '<text x="230" y="235" text-anchor="middle" fill="#aaa">ring of 10 NeoPixels</text>']
+    import math
+
+    # schematic: the pads are labelled on the board itself
+    pads = ["A1", "A2", "A3", "3.3V", "A4", "A5", "A6", "A7", "GND", "VOUT", "A0", "GND"]
+    where = {}
+    for i, name in enumerate(pads):
+        a = math.radians(-150 + i * 30)
+        px, py = 230 + 135 * math.cos(a), 220 + 135 * math.sin(a)
+        where[name] = (px, py)
+        fill = "#e6b800" if name in ("A1", "GND") else "#777"
+        out.append('<circle cx="%.0f" cy="%.0f" r="13" fill="%s" stroke="#000"/>' % (px, py, fill))
+        out.append('<text x="%.0f" y="%.0f" text-anchor="middle" font-size="10" fill="#fff">%s'
+                   '</text>' % (px, py + 4, name))
+    ax, ay = where["A1"]
+    gx, gy = where["GND"]  # the bottom GND pad
+    out.append(_button(560, 140, "Klaxon (arcade button)"))
+    out.append(_wire([(ax, ay), (ax, 55), (560, 55), (560, 118)], "#0072b2"))
+    out.append(_wire([(gx, gy), (gx, 395), (720, 395), (720, 140), (582, 140)], "#000"))
+    out.append('<text x="400" y="48">pad A1 (internal pull-up)</text>')
+    out.append('<text x="600" y="388">pad GND</text>')
+    out.append('<rect x="470" y="270" width="200" height="70" rx="8" fill="#ddd" stroke="#000"/>')
+    out.append('<text x="570" y="298" text-anchor="middle">3×AAA pack with switch</text>')
+    out.append('<text x="570" y="318" text-anchor="middle">into the JST battery port</text>')
+    out.append(_wire([(470, 305), (365, 290)], "#cc0000"))
+    out.append('<text x="20" y="%d" fill="#333">Buttons A and B are on the board; the slide '
+               'switch mutes. Nothing else to wire: no resistors.</text>' % (h - 14))
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+def wiring_pico():
+    """Raspberry Pi Pico / Pico 2 DIY build."""
+    w, h = 860, 460
+    out = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" '
+           'font-family="sans-serif" font-size="14">' % (w, h),
+           '<rect width="100%" height="100%" fill="#fdfdf8"/>',
+           '<text x="20" y="26" font-size="17" font-weight="bold">Raspberry Pi Pico: wiring</text>',
+           '<rect x="60" y="60" width="160" height="360" rx="10" fill="#2e7d32" stroke="#000"/>',
+           '<text x="140" y="245" text-anchor="middle" fill="#fff" transform="rotate(-90 140 245)">'
+           'Raspberry Pi Pico</text>']
+    pins = [("VSYS", 90, "#cc0000"), ("GND", 130, "#000"), ("GP15", 200, "#d55e00"),
+            ("GP16", 250, "#0072b2"), ("GP17", 300, "#0072b2"), ("GP18", 350, "#0072b2"),
+            ("GP22", 400, "#009e73")]
+    for name, y, colour in pins:
+        out.append('<circle cx="220" cy="%d" r="7" fill="#e6b800" stroke="#000"/>' % y)
+        out.append('<text x="205" y="%d" text-anchor="end" fill="#fff">%s</text>' % (y + 5, name))
+    out.append(_wire([(227, 200), (420, 200)], "#d55e00"))
+    out.append('<circle cx="450" cy="200" r="26" fill="#333"/><text x="490" y="205">piezo (+), '
+               'other leg to GND</text>')
+    for label, y in (("Klaxon (arcade)", 250), ("A", 300), ("B", 350)):
+        out.append(_wire([(227, y), (330, y)], "#0072b2"))
+        out.append('<circle cx="345" cy="%d" r="14" fill="#d55e00" stroke="#000"/>' % y)
+        out.append('<text x="370" y="%d">%s button, other leg to GND</text>' % (y + 5, label))
+    out.append(_wire([(227, 400), (420, 400)], "#009e73"))
+    out.append('<text x="430" y="405">NeoPixel strip DIN (optional; QK_PIXELS)</text>')
+    out.append(_wire([(227, 90), (420, 90)], "#cc0000"))
+    out.append('<text x="430" y="95">3×AAA pack (+) through its switch</text>')
+    out.append(_wire([(227, 130), (420, 130)], "#000"))
+    out.append('<text x="430" y="135">pack (−), button and piezo grounds</text>')
+    out.append('<text x="20" y="%d" fill="#333">Internal pull-ups: no resistors. An amplifier '
+               'instead of the piezo: its input on GP15 and QK_AUDIO = "amp".</text>' % (h - 12))
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+PICTURES = {"ring-legend.svg": ring_legend, "klaxon-sound.svg": klaxon_sound,
+            "wiring-circuit-playground.svg": wiring_circuit_playground,
+            "wiring-pico.svg": wiring_pico}
 
 
 def main():
