@@ -198,12 +198,7 @@ def _build_sound(board, prof, settings, messages, digitalio):
                 out = SampleOut(audio, audiocore, volume, audiomixer, messages.append)
         except (ImportError, ValueError, RuntimeError) as e:
             messages.append("no sound: %s" % e)
-    enable = None
-    if prof["speaker_enable"]:
-        p = getattr(board, prof["speaker_enable"], None)
-        if p is not None:
-            enable = digitalio.DigitalInOut(p)
-            enable.switch_to_output(value=False)
+    enable = _output(board, prof["speaker_enable"], digitalio)
     switch = None
     if prof["switch"]:
         p = getattr(board, prof["switch"][0], None)
@@ -231,10 +226,14 @@ def _build_lights(board, prof, settings, messages, digitalio):
                                            auto_write=False)
             except ImportError as e:
                 messages.append("no lights: %s (copy neopixel.mpy into lib/)" % e)
-    led = None
-    if prof["led"]:
-        p = getattr(board, prof["led"], None)
-        if p is not None:
-            led = digitalio.DigitalInOut(p)
-            led.switch_to_output(value=False)
-    return L.Lights(pixels, led)
+    return L.Lights(pixels, _output(board, prof["led"], digitalio))
+
+
+def _output(board, name, digitalio):
+    """Pin ``name`` of the board as an output driven low, or None if absent."""
+    pin = getattr(board, name, None) if name else None
+    if pin is None:
+        return None
+    io = digitalio.DigitalInOut(pin)
+    io.switch_to_output(value=False)
+    return io

@@ -61,3 +61,20 @@ def test_profile_board_names_match_the_vm_board():
     for name in ("cpb", "cpx", "pico"):
         b = ProfileBoard(name)
         assert b.board_id.startswith(("circuitplayground", "raspberry_pi_pico"))
+
+
+def test_every_device_file_compiles_on_micropython(folder):
+    import glob
+    import json
+    import os
+
+    from harness import ROOT
+
+    files = ["code.py", "boot.py", "safemode.py"] + sorted(
+        os.path.relpath(p, ROOT) for pattern in ("hardware/*.py", "lib/qiklaxon/*.py")
+        for p in glob.glob(os.path.join(ROOT, pattern)))
+    sources = {f: open(os.path.join(ROOT, f)).read() for f in files}
+    code = ("import json\nsrcs = json.loads(%r)\nfor name in sorted(srcs):\n"
+            "    compile(srcs[name], name, 'exec')\n    print('ok', name)\n" % json.dumps(sources))
+    out, _ = vm.run(code, folder)
+    assert out.split() == [w for f in sorted(files) for w in ("ok", f)]

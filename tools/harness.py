@@ -111,24 +111,19 @@ class Sim(scenario.Scenario):
     def press(self, control, at_ms, hold_ms=150, bounce_us=(), release_bounce_us=()):
         """A press at ``at_ms`` held ``hold_ms``; bounce lists alternate open/closed
         durations (µs) after the first contact and after the release."""
-        t = int(at_ms * 1000)
-        self.level(control, t, True)
-        closed = True
-        for d in bounce_us:
+        self._bounce(control, int(at_ms * 1000), True, bounce_us)
+        self._bounce(control, int((at_ms + hold_ms) * 1000), False, release_bounce_us)
+
+    def _bounce(self, control, t, pressed, durations):
+        """The contact goes to ``pressed`` at ``t`` µs, chatters for ``durations``, and settles there."""
+        self.level(control, t, pressed)
+        closed = pressed
+        for d in durations:
             t += d
             closed = not closed
             self.level(control, t, closed)
-        if not closed:
-            self.level(control, t, True)
-        t = int((at_ms + hold_ms) * 1000)
-        self.level(control, t, False)
-        closed = False
-        for d in release_bounce_us:
-            t += d
-            closed = not closed
-            self.level(control, t, closed)
-        if closed:
-            self.level(control, t, False)
+        if closed != pressed:
+            self.level(control, t, pressed)
 
     def tap(self, control, at_ms, times=1, hold_ms=80, gap_ms=120):
         for i in range(times):

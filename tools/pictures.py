@@ -44,12 +44,17 @@ LEGEND = [
 ]
 
 
+def _svg(w, h, title, size=14):
+    """The opening of a picture: canvas, background and title."""
+    return ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" '
+            'font-family="sans-serif" font-size="%d">' % (w, h, size),
+            '<rect width="100%" height="100%" fill="#fdfdf8"/>',
+            '<text x="20" y="26" font-size="17" font-weight="bold">%s</text>' % title]
+
+
 def ring_legend():
     w, h = 830, 360
-    out = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" '
-           'font-family="sans-serif" font-size="14">' % (w, h),
-           '<rect width="100%" height="100%" fill="#fdfdf8"/>',
-           '<text x="20" y="28" font-size="18" font-weight="bold">QI Klaxon: the ring of seats</text>',
+    out = _svg(w, h, "QI Klaxon: the ring of seats") + [
            '<circle cx="170" cy="190" r="120" fill="#222"/>',
            '<circle cx="170" cy="190" r="70" fill="#fdfdf8"/>',
            '<text x="170" y="186" text-anchor="middle">6 players:</text>',
@@ -91,11 +96,7 @@ def klaxon_sound():
     data = synth.wav_bytes(synth.klaxon())[44:]
     x = [v / 32768 for (v,) in struct.iter_unpack("<h", data)]
     w, h = 830, 420
-    out = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" '
-           'font-family="sans-serif" font-size="13">' % (w, h),
-           '<rect width="100%" height="100%" fill="#fdfdf8"/>',
-           '<text x="20" y="24" font-size="17" font-weight="bold">The klaxon '
-           '(tools/synth.py): waveform and spectrum</text>']
+    out = _svg(w, h, "The klaxon (tools/synth.py): waveform and spectrum", 13)
     # waveform: min/max per column
     x0, y0, ww, hh = 40, 40, 760, 150
     cols = ww
@@ -163,11 +164,7 @@ def _wire(points, colour="#000"):
 def wiring_circuit_playground():
     """Circuit Playground Bluefruit or Express: the arcade button on pad A1 and GND."""
     w, h = 760, 420
-    out = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" '
-           'font-family="sans-serif" font-size="14">' % (w, h),
-           '<rect width="100%" height="100%" fill="#fdfdf8"/>',
-           '<text x="20" y="26" font-size="17" font-weight="bold">Circuit Playground '
-           '(Bluefruit or Express): wiring</text>',
+    out = _svg(w, h, "Circuit Playground (Bluefruit or Express): wiring") + [
            '<circle cx="230" cy="220" r="150" fill="#1a1a1a"/>',
            '<text x="230" y="215" text-anchor="middle" fill="#fff">Circuit Playground</text>',
            '<text x="230" y="235" text-anchor="middle" fill="#aaa">ring of 10 NeoPixels</text>']
@@ -204,10 +201,7 @@ def wiring_circuit_playground():
 def wiring_pico():
     """Raspberry Pi Pico / Pico 2 DIY build."""
     w, h = 860, 460
-    out = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" '
-           'font-family="sans-serif" font-size="14">' % (w, h),
-           '<rect width="100%" height="100%" fill="#fdfdf8"/>',
-           '<text x="20" y="26" font-size="17" font-weight="bold">Raspberry Pi Pico: wiring</text>',
+    out = _svg(w, h, "Raspberry Pi Pico: wiring") + [
            '<rect x="60" y="60" width="160" height="360" rx="10" fill="#2e7d32" stroke="#000"/>',
            '<text x="140" y="245" text-anchor="middle" fill="#fff" transform="rotate(-90 140 245)">'
            'Raspberry Pi Pico</text>']
