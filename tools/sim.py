@@ -144,6 +144,19 @@ def run_script(sim, steps, out, end_pad_ms=1500):
 
 
 # ------------------------------------------------------------ interactive
+def console_line(name, fields):
+    """What the board's serial console prints for an event ('' for none)."""
+    import contextlib
+    import io
+
+    from hardware.device import console
+
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        console(name, fields)
+    return buf.getvalue().strip()
+
+
 def draw(sim, stream):
     lt = sim.device.lights
     g = sim.game
@@ -186,8 +199,9 @@ def interactive(sim, wav):
             now_ms = int((time.monotonic() - start) * 1000)
             sim.run_until_ms(now_ms)
             for t, name, fields in sim.events[shown:]:
-                if name != "sound":
-                    sys.stdout.write("\r\x1b[2K%7.3f s  %s %s\n" % (t / 1000, name, fields))
+                line = console_line(name, fields)
+                if line:
+                    sys.stdout.write("\r\x1b[2K%7.3f s  %s\n" % (t / 1000, line))
             shown = len(sim.events)
             draw(sim, sys.stdout)
             if select.select([sys.stdin], [], [], 0.01)[0]:
