@@ -20,11 +20,6 @@ Everything here runs every loop pass and allocates nothing.
 from adafruit_debouncer import Button, Debouncer
 from adafruit_ticks import ticks_diff, ticks_ms
 
-try:
-    from typing import Callable
-except ImportError:
-    pass
-
 
 def contact(io, active):
     """A function returning True while the contact of ``io`` is closed (reads ``active``).
