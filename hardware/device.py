@@ -29,6 +29,7 @@ _A_KEYS = (0, A1, A2, 0, 0, 0, 0, 0, 0, AL)
 _B_KEYS = (0, B1, B2, 0, 0, 0, 0, 0, 0, BL)
 _ONE_BUTTON_KEYS = (0, A1, B1, AL, B2, 0, 0, 0, 0, BL)  # builds with A only
 
+
 def die():
     """One roll of a six-sided die, for the QM's roll."""
     import random
@@ -66,16 +67,14 @@ class Device:
         self._save_at = 0
         self.passes = 0
         self.watchdog = None  # microcontroller.watchdog, where the port has one and it is set up
-        self._fed = 0
         self.sleeper = None  # function that sleeps until the Klaxon (does not return on a board)
         self.sleep_ms = 0  # idle time before sleeping; 0: never
-        self._active = 0  # ticks of the last activity
         self.asleep = False
         self.crashes = 0
         self._last_crash = 0
         now = ticks_ms()
-        self._active = now
-        self._fed = now
+        self._active = now  # ticks of the last activity (press, sound)
+        self._fed = now  # ticks of the last watchdog feed
         for m in messages:
             self.on_event("error", {"message": m})
         if messages:
@@ -89,7 +88,7 @@ class Device:
     def poll(self):
         """One loop pass: inputs, table, sound, lights. Allocates nothing when idle."""
         now = ticks_ms()
-        self.passes += 1
+        self.passes = (self.passes + 1) & 0xFFFFFF  # wraps: never a long int (allocation)
         k = self.klaxon
         k.update(now)
         if k.pressed:
@@ -182,7 +181,7 @@ class Device:
             self.on_event("error", {"message": "while recovering: %r" % e})
         if self.watchdog is not None:
             self.watchdog.feed()
-        return min(0.25 * (1 << (self.crashes - 1)), 4.0)
+        return 0.25 * (1 << min(self.crashes - 1, 4))
 
     def run(self):
         """Poll forever (``code.py``); an exception in a pass is recovered from, not fatal."""
@@ -247,6 +246,9 @@ class Device:
     def render(self):
         """Draw the table's state on the lights (after each change, not each pass)."""
         lights = self.lights
+        if self.klaxon.stuck:  # the fault stays shown until the button is released
+            lights.fill(L.PURPLE, L.FAST)
+            return
         lights.clear()
         r = self.referee
         if r is None:

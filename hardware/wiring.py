@@ -14,6 +14,8 @@ from qiklaxon.referee import Referee
 
 # Klaxon fallbacks for a board with no configured or known Klaxon pin.
 _FALLBACK_PINS = ("BUTTON", "BUTTON_A", "BOOT", "USER_SW", "D0")
+# Built-in buttons that pull to +V (pressed reads True): the Circuit Playgrounds' A and B.
+_ACTIVE_HIGH = ("BUTTON_A", "BUTTON_B")
 
 
 def _find_pin(board, names, messages, role):
@@ -51,7 +53,10 @@ def build(board, settings, on_event=None, dice=None):
         pin = _find_pin(board, names, messages, role.upper())
         if pin is None:
             return None, None
-        active = default[1] if default and not wanted else False
+        if default and pin is getattr(board, default[0], None):
+            active = default[1]
+        else:  # a pin named in the settings: wired to GND, unless a built-in button to +V
+            active = any(pin is getattr(board, n, None) for n in _ACTIVE_HIGH)
         io = digitalio.DigitalInOut(pin)
         io.switch_to_input(pull=digitalio.Pull.DOWN if active else digitalio.Pull.UP)
         pins[role] = pin

@@ -107,3 +107,19 @@ def test_pin_none_unwires_a_button():
     sim.tap("a", 100, times=2)  # A double = B short on one-button builds: ask
     sim.run_until_ms(800)
     assert sim.game.phase == "answering"
+
+
+def test_klaxon_moved_to_the_circuit_playgrounds_own_button_reads_it_the_right_way_round():
+    # QK_PIN_KLAXON = "BUTTON_A": that button pulls to +V (pressed reads True).
+    from harness import Sim
+
+    sim = Sim('QK_PIN_KLAXON = "BUTTON_A"\nQK_PIN_A = "none"\nQK_PIN_B = "none"\n',
+              board_name="cpb")
+    assert sim.named("fault") == []  # not "held down" at start
+    import simpins
+
+    pin = sim.board.BUTTON_A.id
+    simpins.schedule(pin, 100_000, True)
+    simpins.schedule(pin, 250_000, False)
+    sim.run_until_ms(400)
+    assert len(sim.named("klaxon")) == 1
