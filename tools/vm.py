@@ -100,6 +100,10 @@ def _sink(name, fields):
 gc.collect()
 base = gc.mem_alloc()
 import scenario
+import hardware.buttons, hardware.sound, hardware.lights, qiklaxon.referee, qiklaxon.journal
+import adafruit_debouncer, neopixel
+gc.collect()
+print("code_heap", gc.mem_alloc() - base)
 s = scenario.Scenario(board, simprofiles.profile(%(profile)r), %(settings)r, on_event=_sink)
 gc.collect()
 print("heap_after_start", gc.mem_alloc() - base)
