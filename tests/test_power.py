@@ -86,14 +86,22 @@ class _Stop(BaseException):
 
 
 def run_loop(sim, until_ms, monkeypatch):
-    """The device's own run() loop, its time.sleep advancing the simulated clock."""
+    """The device's own run() loop: each pass takes 1 simulated ms; its back-off sleeps
+    advance the simulated clock."""
     import hardware.device as device_module
 
-    def sleep(seconds):
-        simclock.advance_us(int(seconds * 1_000_000))
+    real_poll = sim.device.poll
+
+    def poll():
+        real_poll()
+        simclock.advance_us(1000)
         if simclock.now_ms() >= until_ms:
             raise _Stop()
 
+    def sleep(seconds):
+        simclock.advance_us(int(seconds * 1_000_000))
+
+    monkeypatch.setattr(sim.device, "poll", poll)
     monkeypatch.setattr(device_module, "time", types.SimpleNamespace(sleep=sleep))
     with pytest.raises(_Stop):
         sim.device.run()
