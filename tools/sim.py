@@ -84,7 +84,7 @@ def parse_script(text):
 
 def state_of(sim):
     g = sim.game
-    out = {"event": "state", "t_ms": sim.now_ms, "mode": "klaxon" if g is None else "referee"}
+    out = {"t_ms": sim.now_ms, "event": "state", "mode": "klaxon" if g is None else "referee"}
     if g is not None:
         out.update(qm=g.qm, phase=g.phase, positions=g.positions, answering=g.answering,
                    challenger=g.challenger, challenged=g.challenged, winners=g.winners)
