@@ -319,7 +319,8 @@ class Game:
         Layout: version, players, qm, phase, answering, challenger,
         challenged (0xFF for none), question (2 bytes), 2-bit marks packed
         four seats to a byte, then finish and each position as zigzag
-        varints (finish 0 = none). At most 11 + 3 + 4 + 10*4 bytes.
+        varints (finish 0 = none): at most 9 + 3 + 4 + 10*4 = 56 bytes for
+        10 players, about 23 in a real game.
         """
         n = self._n
         out = bytearray(
