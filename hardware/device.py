@@ -1,384 +1,422 @@
-"""The device loop: buttons in, the table (pure Klaxon or referee), sound and lights out.
+"""The device loop: pins in, the referee in the middle, sound and light out.
 
-``Device.poll()`` is one loop pass and never blocks: it samples the
-buttons, hands presses to the table, starts sounds and steps the lights.
-``start(board)`` wires the build (``hardware/wiring.py``, dropped after
-start-up to free its RAM); ``main()`` is what ``code.py`` runs.
+``Device.poll()`` is one pass of the loop; it never blocks, and allocates
+nothing when nothing happens. Every pass samples the Klaxon; every eighth
+pass also follows the sound, draws the lights and samples buttons A and B
+(at most every 5 ms; a level two samples agree on is taken); the chores (the watchdog, sleeping, saving, recovering from a fault)
+run every 256th pass.
+
+The Klaxon comes first and the rest cannot stop it. A press is decided (in
+referee mode after any A/B press made before it, so presses count in the
+order they were made) and sounded in the pass that sees it. An exception in
+the referee, the lights or the saving is caught and shown (purple ring, a
+console line), and the device goes on as a pure Klaxon until, five seconds
+later, the referee is rebuilt from its own log.
+
+A and B act when let go: a tap is a key's first meaning; held, the ring
+shows in turn its longer meanings (the button's ladder) and letting go takes
+the one shown. Any other press lets go of a held button first.
+
+Sounds are WAV samples on an audio output, or tone sweeps (hardware/tone.py):
+a piezo's PWM frequency, or the Express's DAC playing a looped waveform whose
+pitch is its sample rate (re-played every 20 ms while the pitch moves).
+
+Small on purpose (the Express has ~16 KB for everything): the parts are one
+tuple, the state a bytearray and a list indexed by the ``_`` constants
+below, and every name is short (each one stays in RAM). Console lines are
+short words and numbers; tools/events.py makes sentences and JSON of them.
 """
 
-import time
-
 from micropython import const
-from adafruit_ticks import ticks_add, ticks_diff, ticks_ms
+from adafruit_ticks import ticks_diff, ticks_ms
 
-from hardware import lights as L
-from hardware.sound import BLIP, DENIED, KLAXON, NAMES
-from qiklaxon.game import ANSWERED, ANSWERING, IDLE, OVER, PASSED, REVEAL
-from qiklaxon.referee import A1, A2, AL, B1, B2, BL, DONE, REFUSED, Referee, describe
+# The parts (Device.p), from hardware/start.py and qiklaxon/restore.py
+_K = const(0)  # the Klaxon's adafruit_debouncer.Debouncer
+_R = const(1)  # the referee (qiklaxon.core.Referee), or None: a pure Klaxon
+_BUT = const(2)  # buttons A, B: (DigitalInOut, level released, keys ladder, ms held for each)
+_OUT = const(3)  # the sound's output (an audio output or voice, or a PWMOut)
+_SND = const(4)  # the klaxon, denied and blip: samples, or tone tables and the DAC's wave
+_EN = const(5)  # the speaker enable pin, or None
+_SW = const(6)  # the slide switch, or None
+_PX = const(7)  # the NeoPixels, or None
+_LED = const(8)  # the LED, or None
+_SLEEP = const(9)  # sleep(device, now): deep sleep until the Klaxon (hardware/power.py), or None
+_WD = const(10)  # the watchdog, or None
+# Flags and small values (Device.f)
+_ARM = const(0)  # the Klaxon was released long enough: its next press counts
+_STUCK = const(1)  # the Klaxon is held down too long (or was at power-on)
+_UP = const(2)  # the Klaxon debouncer's bit while released
+_CUR = const(3)  # the sound playing (255: none)
+_PEND = const(4)  # the sound waiting for the klaxon to end (255: none)
+_MUTE = const(5)
+_SWM = const(6)  # the slide switch's level when muted
+_FL = const(7)  # the ring flashes colours a | b << 4 (0: no flash)
+_DIRTY = const(8)  # the scene changed: draw it
+_ANIM = const(9)  # something blinks: draw at each 128 ms step
+_PH = const(10)  # the step drawn
+_PV = const(11)  # a held button's preview, colour | pattern << 4 (0: none)
+_N = const(12)  # passes, modulo 256
+_DUE = const(13)  # a save is due at t[_SV]
+_NB = const(14)  # buttons (0 to 2)
+_FAULT = const(15)  # a fault: a pure Klaxon until t[_FT] + 5 s
+_NP = const(16)  # pixels
+_TONE = const(17)  # the sounds are tone sweeps
+_SEG = const(18)  # the sweep's segment
+_LV = const(19)  # 19, 20: the level each button has reached while held (255: up)
+_RAW = const(21)  # 21, 22: each button's last sample << 1 | its level taken
+# Times (ticks) and numbers (Device.t)
+_KT = const(0)  # the Klaxon's last edge
+_FLT = const(1)  # the flash ends
+_SV = const(2)  # a save is due
+_LAST = const(3)  # the last press or sound
+_FT = const(4)  # the fault
+_REARM = const(5)  # ms the Klaxon must be released before its next press counts
+_HELD = const(6)  # ms held before the Klaxon counts as stuck
+_IDLE = const(7)  # ms idle before sleeping
+_DUTY = const(8)  # a piezo's duty cycle (the volume)
+_T0 = const(9)  # the sweep's segment started
+_TN = const(10)  # the sweep's next step
+_HZ = const(11)  # the pitch now
+_BT = const(12)  # 12, 13: when each button went down
+_SMP = const(14)  # 14, 15: when each button was last sampled
+_TICKS = const(0x1FFFFFFF)  # ticks_ms() wraps at 2**29: (now + ms) & _TICKS is ticks_add
 
-# The loop polls back to back, with no pause: a pass takes ~0.3-0.6 ms on an RP2040
-# (tools/bench.py), so the Klaxon is sampled well under every millisecond. A pause
-# would save no power on the RP2040 and little on the nRF52840 while a game is on;
-# idle time is saved by sleeping.
-KLAXON_FLASH_MS = const(1200)
-SAVE_DELAY_MS = const(1000)  # a save waits for a second without changes (flash writes block)
-WATCHDOG_FEED_MS = const(1000)  # the watchdog (8 s) is fed at most this often
-CRASH_FORGET_MS = const(60000)  # a minute without a crash resets the back-off
-REFEREE_FLASH_MS = const(400)
-ERROR_FLASH_MS = const(2000)
-
-# Gesture (ControlButton.gesture: 1, 2 short presses, 9 long) -> referee key.
-_A_KEYS = (0, A1, A2, 0, 0, 0, 0, 0, 0, AL)
-_B_KEYS = (0, B1, B2, 0, 0, 0, 0, 0, 0, BL)
-_ONE_BUTTON_KEYS = (0, A1, B1, AL, B2, 0, 0, 0, 0, BL)  # builds with A only
-
-
-def die():
-    """One roll of a six-sided die, for the QM's roll."""
-    import random
-
-    return random.randint(1, 6)
-
-
-class PureKlaxon:
-    """The table when only the Klaxon is wired: every accepted press sounds."""
-
-    game = None
-    event = None
-
-    def klaxon(self):
-        self.event = ("klaxon", {})
-        return True
+# Colours, by number: off, white, yellow, green, grey, vermillion, sky, orange, purple,
+# blue (Okabe-Ito, white, a dim grey); a pixel's is colour | second colour << 4
+_WHITE = const(1)
+_YELLOW = const(2)
+_GREEN = const(3)
+_GREY = const(4)
+_VERMILLION = const(5)
+_ORANGE = const(7)
+_PURPLE = const(8)
+# Patterns, in 128 ms steps of 8: the colour while lit, else the second colour
+_SLOW = const(1)  # 4 steps each
+_FAST = const(2)  # 1 step each
 
 
 class Device:
-    """One build, wired. Call ``poll()`` every pass (``run()`` does, forever)."""
+    """One build: ``Device(parts)`` (the tuple qiklaxon/restore.py returns). ``c`` is
+    the scene: each pixel's colours, then each pixel's pattern."""
 
-    def __init__(self, klaxon, sound, lights, table, a=None, b=None, on_event=None,
-                 messages=(), journal=None):
-        self.klaxon = klaxon
-        self.sound = sound
-        self.lights = lights
-        self.table = table
-        self.a = a
-        self.b = b
-        self._a_keys = _A_KEYS if b is not None else _ONE_BUTTON_KEYS
-        self.on_event = on_event or console
-        self.referee = table if isinstance(table, Referee) else None
-        self.journal = journal  # the saved game (qiklaxon.journal), or None
-        self._save_pending = False
-        self._save_at = 0
-        self.passes = 0
-        self.watchdog = None  # microcontroller.watchdog, where the port has one and it is set up
-        self.sleeper = None  # function that sleeps until the Klaxon (does not return on a board)
-        self.sleep_ms = 0  # idle time before sleeping; 0: never
-        self.asleep = False
-        self.crashes = 0
-        self._last_crash = 0
-        now = ticks_ms()
-        self._active = now  # ticks of the last activity (press, sound)
-        self._fed = now  # ticks of the last watchdog feed
-        for m in messages:
-            self.on_event("error", {"message": m})
-        if messages:
-            lights.flash(now, ERROR_FLASH_MS, L.PURPLE, L.OFF)
-        if klaxon.stuck:
-            self._stuck(now)
-        else:
-            self.render()
-
-    # ------------------------------------------------------------ the loop
-    def poll(self):
-        """One loop pass: inputs, table, sound, lights. Allocates nothing when idle."""
-        now = ticks_ms()
-        self.passes = (self.passes + 1) & 0xFFFFFF  # wraps: never a long int (allocation)
-        k = self.klaxon
-        k.update(now)
-        if k.pressed:
-            self._klaxon(now)
-        elif k.stuck_changed:
-            if k.stuck:
-                self._stuck(now)
-            else:
-                self.on_event("fault_cleared", {"what": "klaxon button released"})
-                self.render()
-        # A and B take turns (each sampled every 2nd pass, ~2 ms: their
-        # debouncers need 10 ms); the Klaxon is sampled every pass.
-        if self.passes & 1:
-            if self.a is not None:
-                self.a.update()
-                if self.a.gesture:
-                    self._key(self._a_keys[self.a.gesture], now)
-        elif self.b is not None:
-            self.b.update()
-            if self.b.gesture:
-                self._key(_B_KEYS[self.b.gesture], now)
-        if self._save_pending and ticks_diff(now, self._save_at) >= 0:
-            self.save()
-        s = self.sound
-        s.update(now)
-        if s.started >= 0:
-            self.on_event("sound", {"name": NAMES[s.started]})
-            s.started = -1
-        if s.current >= 0 or k.down:
-            self._active = now
-        elif self.sleep_ms and ticks_diff(now, self._active) >= self.sleep_ms:
-            self.sleep(now)
-        if not self.asleep:
-            self.lights.update(now)
-        if self.watchdog is not None and ticks_diff(now, self._fed) >= WATCHDOG_FEED_MS:
-            self.watchdog.feed()
-            self._fed = now
-
-    def save(self):
-        """Write the game to the saved-game store now (a no-op when nothing changed)."""
-        self._save_pending = False
-        if self.journal is not None and self.referee is not None:
-            try:
-                if self.journal.save(self.referee.game.to_bytes()):
-                    self.on_event("saved", {"seq": self.journal.seq})
-            except (OSError, ValueError) as e:
-                self.on_event("error", {"message": "could not save the game: %s" % e})
-
-    def _changed(self, now):
-        self._save_pending = True
-        self._save_at = ticks_add(now, SAVE_DELAY_MS)
-
-    def sleep(self, now):
-        """Idle too long: save, go dark and silent, and sleep until the Klaxon.
-
-        Where the port has ``alarm`` (``sleeper`` set) this deep-sleeps and the
-        board restarts on the Klaxon, resuming the saved game. Without it (the
-        Express) the lights stay off and the loop keeps polling until a press."""
-        if self.asleep:
-            return
-        self.save()
-        self.sound.stop()
-        self.lights.off()
-        self.asleep = True
-        self.on_event("sleep", {"idle_ms": self.sleep_ms})
-        if self.sleeper is not None:
-            self.sleeper()
-
-    def _wake(self, now):
-        self._active = now
-        if self.asleep:
-            self.asleep = False
-            self.on_event("wake", {})
-            self.render()
-
-    def recover(self, error, now):
-        """An unexpected exception in the loop: report it, save the game, back off, go on.
-
-        Returns the back-off in seconds (0.25 s doubling to 4 s; a minute without
-        a crash starts again from 0.25 s). The watchdog is fed during it."""
-        if self.crashes and ticks_diff(now, self._last_crash) >= CRASH_FORGET_MS:
-            self.crashes = 0
-        self.crashes += 1
-        self._last_crash = now
-        self.on_event("error", {"message": "the loop failed (%d in a row): %r" % (self.crashes, error)})
-        try:
-            self.save()
-            self.lights.flash(now, ERROR_FLASH_MS, L.PURPLE, L.OFF)
-        except Exception as e:  # keep recovering whatever the state
-            self.on_event("error", {"message": "while recovering: %r" % e})
-        if self.watchdog is not None:
-            self.watchdog.feed()
-        return 0.25 * (1 << min(self.crashes - 1, 4))
+    def __init__(self, p):
+        self.p = p
+        self.k = p[_K]
+        self.r = p[_R]
+        self.f = p[11]
+        self.t = p[12]
+        self.c = bytearray(2 * self.f[_NP])
+        self.render()  # the table as it stands: the QM, or the saved game's question
 
     def run(self):
-        """Poll forever (``code.py``); an exception in a pass is recovered from, not fatal."""
-        poll = self.poll
+        """Poll for ever (code.py); if the Klaxon's own path fails, say so and go on."""
+        import gc
+
+        gc.collect()  # what start-up left behind
         while True:
             try:
                 while True:
-                    poll()
-            except Exception as e:  # a bug must not silence the Klaxon for good
-                _print_exception(e)
-                time.sleep(self.recover(e, ticks_ms()))
+                    self.poll()
+            except Exception as e:
+                self.crash(e)
 
-    # ------------------------------------------------------------- actions
-    def _klaxon(self, now):
-        self._wake(now)
-        t = self.table
-        if t.klaxon():
-            self.sound.play(KLAXON, now)
-            self._report(t)
-            if self.referee is None:
-                self.lights.flash(now, KLAXON_FLASH_MS)
-            else:
-                self._changed(now)
+    def poll(self):
+        """One pass: the Klaxon, then A or B, the chores, the sound and the lights."""
+        n = ticks_ms()
+        f = self.f
+        k = self.k
+        k.update()
+        s = k.state ^ f[_UP]  # bit 0: held down; bit 2: it changed
+        if s & 5:  # an edge, or held
+            t = self.t
+            if s & 4:  # an edge
+                t[_KT] = n
+                if s & 1:
+                    if f[_ARM]:
+                        self.press(0, n)
+                    f[_ARM] = 0
+            elif not f[_STUCK] and ticks_diff(n, t[_KT]) >= t[_HELD]:
+                f[_STUCK] = 1
+                self.hush()
+                print("fault: the Klaxon is stuck down; check its wiring")
                 self.render()
-                self.lights.flash(now, REFEREE_FLASH_MS)
-        else:
-            self.sound.play(DENIED, now)
-            self._report(t)
-
-    def _key(self, key, now):
-        self._wake(now)
-        r = self.referee
-        if r is None or not key:
-            return
+        elif not f[_ARM] and ticks_diff(n, self.t[_KT]) >= self.t[_REARM]:
+            f[_ARM] = 1
+            if f[_STUCK]:
+                f[_STUCK] = 0
+                print("fault cleared: the Klaxon is released")
+                self.render()
+        f[_N] = s = (f[_N] + 1) & 255
+        if s & 7:
+            return  # the rest every 8th pass (render() makes the next pass one of those)
+        p = self.p
+        t = self.t
         try:
-            result = r.key(key)
-        except ValueError as e:  # an action the game cannot take now
-            r.event = ("refused", {"reason": str(e)})
-            result = REFUSED
-        if result == DONE:
-            self.sound.play(BLIP, now)
-            self._changed(now)
-        elif result == REFUSED:
-            self.sound.play(DENIED, now)
-        self._report(r)
-        self.render()
+            if f[_NB]:  # A and B
+                self.button(0, n)
+                if f[_NB] > 1:
+                    self.button(1, n)
+            if f[_CUR] != 255 and not (self.step(n) if f[_TONE] else p[_OUT].playing):
+                f[_CUR] = 255
+                t[_LAST] = n
+                if p[_EN]:
+                    p[_EN].value = False
+                if f[_PEND] != 255:
+                    self.play(f[_PEND], n)
+            if f[_DIRTY] or f[_ANIM] and (n >> 7 & 7) != f[_PH]:
+                self.draw(n)
+            if s:
+                return
+            # the chores, every 256th pass: the watchdog, sleeping, saving, a fault's end
+            if p[_WD]:
+                p[_WD].feed()
+            if p[_SLEEP] and not f[_STUCK] and f[_CUR] == 255 and ticks_diff(
+                    n, t[_LAST]) >= t[_IDLE]:
+                p[_SLEEP](self, n)  # deep sleep until the Klaxon (hardware/power.py)
+            if f[_DUE] and ticks_diff(n, t[_SV]) >= 0:
+                f[_DUE] = 0
+                if self.r and self.r.j and self.r.w:  # only when the game changed
+                    self.r.save()
+            if f[_FAULT] and ticks_diff(n, t[_FT]) >= 5000:
+                f[_FAULT] = 0  # try again; another fault starts the wait again
+                if self.r:
+                    self.r.more(0).reset(self.r)
+                    self.r.more()
+                print("fault cleared: the referee is back")
+                self.render()
+        except Exception as e:  # the Klaxon above goes on whatever happens here
+            self.crash(e)
 
-    def _stuck(self, now):
-        self.sound.stop()
-        self.lights.stop_flash()
-        self.lights.fill(L.PURPLE, L.FAST)
-        self.on_event("fault", {"what": "klaxon button stuck down"})
-
-    def _report(self, t):
-        if t.event is not None:
-            self.on_event(t.event[0], t.event[1])
-            t.event = None
-
-    # ------------------------------------------------------------- display
-    def render(self):
-        """Draw the table's state on the lights (after each change, not each pass)."""
-        lights = self.lights
-        if self.klaxon.stuck:  # the fault stays shown until the button is released
-            lights.fill(L.PURPLE, L.FAST)
-            return
-        lights.clear()
-        r = self.referee
-        if r is None:
-            return
-        g = r.game
-        n = g.players
-        phase = g.phase_code
-        if r.entering_penalty:  # tens white, units orange, from pixel 0
-            c = r.count
-            lights.fill(L.WHITE, L.STEADY, c // 10)
-            for i in range(c // 10, c // 10 + c % 10):
-                if i < lights.count:
-                    lights.colour[i] = L.ORANGE
-            return
-        winners = g.winners
-        cursor = r.cursor
-        for s in range(n):
-            colour, pattern = L.OFF, L.STEADY
-            mark = g.mark(s)
-            if phase == OVER:
-                colour, pattern = (L.GREEN, L.FAST) if s in winners else (L.GREY, L.STEADY)
-            elif s == g.qm:
-                colour = L.WHITE
-            elif phase == ANSWERING and s == g.answering:
-                colour, pattern = L.YELLOW, L.SLOW
-            elif phase == REVEAL and s == cursor:
-                colour, pattern = L.YELLOW, L.FAST
-            elif phase == REVEAL and r.marked(s) is not None:
-                colour = L.GREEN if r.marked(s) else L.ORANGE
-            elif s == g.challenger and phase == REVEAL:
-                colour, pattern = L.VERMILLION, L.FAST
-            elif s == g.challenged and phase == REVEAL:
-                colour, pattern = L.SKY, L.SLOW
-            elif mark == ANSWERED and phase != IDLE:
-                colour = L.GREEN
-            elif mark == PASSED and phase != IDLE:
-                colour = L.GREY
-            lights.seat(s, n, colour, pattern)
-
-
-def console(name, fields):
-    """The default event sink: one readable line on the serial console."""
-    if name == "sound" or name == "saved":
-        return
-    if name == "klaxon" and not fields:
-        print("KLAXON!")
-    elif name in ("error", "fault", "fault_cleared"):
-        print("%s: %s" % (name.upper().replace("_", " "), fields.get("message") or fields.get("what")))
-    else:
-        print(describe(name, fields))
-
-
-def _print_exception(e):
-    import sys
-
-    if hasattr(sys, "print_exception"):
-        sys.print_exception(e)
-    else:
-        import traceback
-
-        traceback.print_exception(e)
-
-
-def sleeper(io, pin, level, alarm):
-    """A function that deep-sleeps until ``pin`` reads ``level`` (the Klaxon pressed).
-
-    Defined here rather than in the wiring so the wiring's RAM can be freed."""
-
-    def sleep():
-        io.deinit()  # a PinAlarm needs the pin free
-        alarm.exit_and_deep_sleep_until_alarms(alarm.pin.PinAlarm(pin, value=level, pull=True))
-
-    return sleep
-
-
-def forget(*names):
-    """Drop start-up-only modules so that their bytecode's RAM is freed (the Express has ~14 KB)."""
-    import sys
-
-    for name in names:
-        sys.modules.pop(name, None)
-        package, _, leaf = name.rpartition(".")
-        if package in sys.modules and hasattr(sys.modules[package], leaf):
-            delattr(sys.modules[package], leaf)
-
-
-def start(board, settings_text=None, on_event=None, dice=None):
-    """Read the settings (``/settings.toml``, or ``settings_text``), wire the build,
-    free the start-up code; returns the ``Device``. The freed RAM returns at the
-    next automatic collection."""
-    from hardware import settings, wiring
-
-    s = settings.load() if settings_text is None else settings.Settings(settings_text)
-    device = wiring.build(board, s, on_event, dice)
-    del s, settings, wiring
-    forget("hardware.wiring", "hardware.settings", "hardware.profiles", "hardware.profile_cpb",
-           "hardware.profile_cpx", "hardware.profile_pico", "hardware.profile_simulated")
-    return device
-
-
-def main():
-    """What ``code.py`` runs: start, then loop forever. If the build cannot be wired
-    (no Klaxon pin, say) it says why and blinks, rather than crash-looping."""
-    import board
-
-    try:
-        device = start(board)
-    except Exception as e:
-        _print_exception(e)
-        print("QI Klaxon cannot start: %s" % e)
-        _blink_forever(board)
-    device.run()
-
-
-def _blink_forever(board):
-    """The board's LED (if any) blinks three times every two seconds; never returns."""
-    led = None
-    pin = getattr(board, "LED", None) or getattr(board, "D13", None)
-    if pin is not None:
+    def crash(self, e):
+        """An exception: say what, show it, and be a pure Klaxon for a while."""
+        print("fault: the referee failed: %r" % (e,))
+        self.f[_FAULT] = 1
+        self.t[_FT] = ticks_ms()
         try:
-            import digitalio
-
-            led = digitalio.DigitalInOut(pin)
-            led.switch_to_output()
+            self.render()
         except Exception:
-            led = None
-    while True:
-        for i in range(7):
-            if led is not None:
-                led.value = not i & 1
-            time.sleep(0.15)
-        time.sleep(1.0)
+            pass
+
+    def press(self, k, n):
+        """Key ``k`` from A or B, 0 the Klaxon, -1 a button going down: decide,
+        sound, then show it. A new press lets go of a button still held first."""
+        f = self.f
+        t = self.t
+        t[_LAST] = n
+        if k < 1:
+            for i in range(len(self.p[_BUT])):
+                w = f[_LV + i]
+                b = self.p[_BUT][i]
+                if w == 255 and not k and b[0].value != b[1] == f[_RAW + i] & 1:
+                    w = 0  # down before the Klaxon, not taken yet: it counts first, as a tap
+                    f[_RAW + i] = 3 - 3 * b[1]
+                if w != 255:
+                    f[_LV + i] = 255
+                    f[_PV] = 0
+                    self.press(b[2][w], n)
+            if k:
+                return
+        r = self.r
+        ok = 1
+        if r and not f[_FAULT]:
+            try:
+                ok = r.key(k)
+            except Exception as e:
+                self.crash(e)
+        elif k:
+            return
+        else:
+            print("klaxon sounded")
+        self.play(2 if k and ok else 1 if not ok else 0, n)
+        if ok:
+            if not k:
+                f[_FL] = _VERMILLION | _WHITE << 4
+                t[_FLT] = (n + (400 if r and not f[_FAULT] else 1200)) & _TICKS
+            if r:
+                f[_DUE] = 1
+                t[_SV] = (n + 1000) & _TICKS
+        try:
+            self.render()
+        except Exception as e:
+            self.crash(e)
+
+    def button(self, i, n):
+        """Sample button ``i``: it acts when let go, at the level its hold reached."""
+        f = self.f
+        t = self.t
+        io, up, keys, ms = self.p[_BUT][i]
+        if (n - t[_SMP + i]) & _TICKS < 5:  # ms since its last sample (ticks wrap)
+            return
+        t[_SMP + i] = n
+        x = io.value
+        w = f[_RAW + i]  # the last sample << 1 | the level taken
+        s = w & 1
+        if x == w >> 1 and x != s:  # two samples 5 ms apart agree on a new level
+            s = x | 4
+        f[_RAW + i] = x << 1 | s & 1
+        v = f[_LV + i]
+        if s & 4:
+            if (s ^ up) & 1:  # pressed: any other button held counts first
+                self.press(-1, n)
+                t[_BT + i] = n
+                f[_LV + i] = 0
+            elif v != 255:
+                f[_LV + i] = 255
+                f[_PV] = 0
+                self.press(keys[v], n)
+        elif v != 255 and v + 1 < len(keys) and ticks_diff(n, t[_BT + i]) >= ms[v + 1]:
+            f[_LV + i] = v = v + 1  # held long enough for its next meaning: show it
+            # by key: orange slow (A held), sky fast (A held 2 s), grey (B), blue slow (B held),
+            # green fast (B held 2 s: the end), white fast (a new game, when it is over)
+            s = b"\x00\x00\x17\x26\x04\x19\x23"[keys[v]]
+            if s == 0x23 and self.r and self.r.S[2] == 3:
+                s = 0x21
+            f[_PV] = s
+            self.render()
+
+    def play(self, i, n):
+        """Start sound ``i`` (0 klaxon, 1 denied, 2 blip); during the klaxon the others wait."""
+        p = self.p
+        f = self.f
+        if f[_CUR] == 0 and i:
+            f[_PEND] = i
+            return
+        f[_PEND] = 255
+        s = p[_SND][i]
+        if s is None or f[_MUTE] or p[_SW] and p[_SW].value == f[_SWM]:
+            return
+        if p[_EN]:
+            p[_EN].value = True
+        f[_CUR] = i
+        if f[_TONE]:
+            f[_SEG] = 0
+            self.t[_T0] = self.t[_TN] = n
+            self.step(n)
+        else:
+            p[_OUT].play(s)
+
+    def step(self, n):
+        """The tone sweep now: its pitch (at most every 20 ms); False once it is over."""
+        f = self.f
+        t = self.t
+        s = self.p[_SND][f[_CUR]]
+        if ticks_diff(n, t[_TN]) < 0:
+            return True
+        d = ticks_diff(n, t[_T0])
+        while d >= s[3 * f[_SEG] + 2] * 10:
+            d -= s[3 * f[_SEG] + 2] * 10
+            t[_T0] = (n - d) & _TICKS
+            f[_SEG] += 1
+            if 3 * f[_SEG] >= len(s):
+                self.hush()
+                return False
+        i = 3 * f[_SEG]
+        self.hush(10 * s[i] + 10 * (s[i + 1] - s[i]) * d // (10 * s[i + 2]) if s[i] else 0)  # 0: a rest
+        t[_TN] = (n + 20) & _TICKS
+        return True
+
+    def hush(self, hz=-1):
+        """A tone of ``hz`` now (0: a rest); by default, silence: whatever plays stops."""
+        p = self.p
+        t = self.t
+        o = p[_OUT]
+        if not self.f[_TONE]:
+            o.stop()
+        elif p[_SND][3] is None:  # a piezo
+            if hz > 0:
+                o.frequency = hz
+            o.duty_cycle = t[_DUTY] if hz > 0 else 0
+        elif hz != t[_HZ]:  # the DAC's wave
+            if hz > 0:
+                p[_SND][3].sample_rate = 16 * hz
+                o.play(p[_SND][3], loop=True)
+            else:
+                o.stop()
+        t[_HZ] = hz
+        if hz < 0:
+            self.f[_CUR] = 255
+            if p[_EN]:
+                p[_EN].value = False
+
+    def draw(self, n):
+        """The scene (or a flash over it) on the pixels and the LED."""
+        f = self.f
+        c = self.c
+        np = f[_NP]
+        ph = n >> 7 & 7
+        if f[_FL] and ticks_diff(n, self.t[_FLT]) >= 0:
+            f[_FL] = 0
+        f[_PH] = ph
+        f[_DIRTY] = 0
+        f[_ANIM] = f[_FL]
+        if self.p[_LED]:
+            self.p[_LED].value = f[_FL] and not ph & 1
+        px = self.p[_PX]
+        if px:
+            for i in range(np):
+                s = _FAST if f[_FL] else c[np + i]  # a flash alternates every step
+                k = f[_FL] or c[i]
+                if s:
+                    f[_ANIM] = 1
+                    if s == _SLOW and ph > 3 or s == _FAST and ph & 1:
+                        k >>= 4
+                px[i] = (0, 0xFFFFFF, 0xF0E442, 0x009E73, 0x181818, 0xD55E00, 0x56B4E9,
+                         0xE69F00, 0xCC79A7, 0x0072B2)[k & 15]
+            px.show()
+
+    def render(self):
+        """The scene for the table's state, after every change (not every pass)."""
+        f = self.f
+        np = f[_NP]
+        c = self.c
+        f[_DIRTY] = 1
+        f[_N] |= 7  # drawn on the next pass
+        k = _PURPLE | _FAST << 4 if f[_STUCK] | f[_FAULT] else f[_PV]
+        r = self.r
+        for i in range(np):
+            c[i] = k & 15
+            c[np + i] = k >> 4
+        if k or not r:
+            return
+        S = r.S
+        n = S[0]
+        u = r.u
+        m = u[0]
+        if m == 1 or m == 3 or m == 4:  # a count (a penalty, a move): white tens, units
+            a = u[1] // 10  # orange (blue: a move back); tens, then units, when too many
+            b = u[1] % 10
+            k = 9 if m == 4 else 7
+            for i in range(np):
+                if a + b > np:
+                    c[i] = (1 if i < a else 0) | (k << 4 if i < b else 0)
+                    c[np + i] = _SLOW
+                elif i < a + b:
+                    c[i] = 1 if i < a else k
+            return
+        if m or S[2] == 3:  # an entry, the end: qiklaxon/entry.py draws them
+            r.more(2).draw(r, c, np)
+            return
+        q = 1  # in the reveal: the first answer not marked yet, in answering order
+        for s in range(n):
+            s = (S[1] + s) % n
+            w = S[9 + s] if S[2] else 0
+            k = (u[3] | u[4]) >> s & 1  # marked right or wrong
+            if s == S[1]:  # the QM white
+                k = _WHITE
+            elif S[2] == 1 and s == S[3]:  # answering: yellow, blinking slowly
+                k = _YELLOW | _SLOW << 4
+            elif S[2] == 2 and k:  # marked: green right, orange wrong
+                k = _GREEN if u[3] >> s & 1 else _ORANGE
+            elif S[2] == 2 and w == 1 and q:  # the answer to mark: yellow, blinking fast
+                k = _YELLOW | _FAST << 4
+                q = 0
+            elif S[2] == 2 and s == S[4]:  # the challenger: vermillion, blinking fast
+                k = _VERMILLION | _FAST << 4
+            elif S[2] == 2 and s == S[5]:  # the challenged: sky, blinking slowly
+                k = 6 | _SLOW << 4
+            else:  # answered, passed
+                k = (0, _GREEN, _GREY)[w]
+            i = s * np // n if np >= n else s
+            if i < np:
+                c[i] = k & 15
+                c[np + i] = k >> 4

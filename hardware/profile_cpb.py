@@ -6,18 +6,26 @@ Sound: the built-in speaker through ``audiopwmio``, amp enabled only while
 sounding. Lights: the 10-pixel ring, one pixel a seat.
 """
 
-PROFILE = {
-    "name": "cpb",
-    "klaxon": ("A1", False),
-    "a": ("BUTTON_A", True),
-    "b": ("BUTTON_B", True),
-    "switch": ("SLIDE_SWITCH", False),  # mute while the switch reads False (to the right)
-    "audio": "pwmaudio",
-    "speaker": "SPEAKER",
-    "speaker_enable": "SPEAKER_ENABLE",
-    "pixels": ("NEOPIXEL", 10),
-    "led": None,
-    "sleep": "deep",
-    "nvm": "pingpong",  # saved-game layout (lib/qiklaxon/journal.py)
-    "watchdog": True,
-}
+PROFILE = (  # a tuple, not a dict: no key names in the board's RAM
+    ('A1', False),  # klaxon: (pin, True if it pulls to +V: pressed reads True)
+    ('BUTTON_A', True),  # a: button A, the same way (None: not wired)
+    ('BUTTON_B', True),  # b: button B
+    ('SLIDE_SWITCH', False),  # switch: (pin, its level when muted) or None
+    1,  # audio: 0 DAC tones (audioio), 1 WAV files (audiopwmio), 2 a piezo (pwmio tones)
+    'SPEAKER',  # speaker: its pin
+    'SPEAKER_ENABLE',  # speaker_enable: the amplifier's enable pin, or None
+    ('NEOPIXEL', 10),  # pixels: (pin, how many NeoPixels) (0: none unless QK_PIXELS says)
+    None,  # led: an LED that flashes with the Klaxon, or None
+    True,  # sleep: deep sleep until the Klaxon, where the port has alarm
+    False,  # nvm: saved-game layout: True an append log (RP2040), False ping-pong
+    True,  # watchdog: the port has a watchdog
+)
+
+
+def sound(pin, volume, audio, wavs, tones):
+    """The speaker through ``audiopwmio`` and an ``audiomixer`` voice (for the volume):
+    (output, samples)."""
+    import audiopwmio
+    from hardware.mixer import mixed
+
+    return mixed(audiopwmio.PWMAudioOut(pin), volume, wavs())

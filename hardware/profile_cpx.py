@@ -1,21 +1,35 @@
-"""Circuit Playground Express (smallest; SAMD21, ~14 KB heap free at start).
+"""Circuit Playground Express (smallest; SAMD21, ~16 KB heap free at start).
 
-As the Bluefruit, but sound through the DAC (``audioio``) and no ``alarm``
-or watchdog: it never sleeps (see the README's battery table).
+As the Bluefruit, but sound through the DAC (``audioio``) as tone sweeps, and
+no ``alarm`` or watchdog: it never sleeps (see the README's battery table).
 """
 
-PROFILE = {
-    "name": "cpx",
-    "klaxon": ("A1", False),
-    "a": ("BUTTON_A", True),
-    "b": ("BUTTON_B", True),
-    "switch": ("SLIDE_SWITCH", False),
-    "audio": "dac",
-    "speaker": "SPEAKER",
-    "speaker_enable": "SPEAKER_ENABLE",
-    "pixels": ("NEOPIXEL", 10),
-    "led": None,
-    "sleep": None,
-    "nvm": "pingpong",  # saved-game layout (lib/qiklaxon/journal.py)
-    "watchdog": False,
-}
+PROFILE = (  # a tuple, not a dict: no key names in the board's RAM
+    ('A1', False),  # klaxon: (pin, True if it pulls to +V: pressed reads True)
+    ('BUTTON_A', True),  # a: button A, the same way (None: not wired)
+    ('BUTTON_B', True),  # b: button B
+    ('SLIDE_SWITCH', False),  # switch: (pin, its level when muted) or None
+    0,  # audio: 0 DAC tones (audioio), 1 WAV files (audiopwmio), 2 a piezo (pwmio tones)
+    'SPEAKER',  # speaker: its pin
+    'SPEAKER_ENABLE',  # speaker_enable: the amplifier's enable pin, or None
+    ('NEOPIXEL', 10),  # pixels: (pin, how many NeoPixels) (0: none unless QK_PIXELS says)
+    None,  # led: an LED that flashes with the Klaxon, or None
+    False,  # sleep: deep sleep until the Klaxon, where the port has alarm
+    False,  # nvm: saved-game layout: True an append log (RP2040), False ping-pong
+    False,  # watchdog: the port has a watchdog
+)
+
+
+def sound(pin, volume, audio, wavs, tones):
+    """The speaker through the DAC (``audioio``): tone sweeps (``tones``, hardware/outputs.py) of a
+    square wave as loud as QK_VOLUME says: (output, (klaxon, denied, blip, the wave)).
+    No WAV files here: with them ``audioio`` would keep 1 KB of buffers."""
+    import audiocore
+    import audioio
+    from array import array
+
+    a = 3200 * volume  # up to 32000 either side of the DAC's middle
+    w = array("H", [32768 - a] * 16)
+    for i in range(8):
+        w[i] = 32768 + a
+    return audioio.AudioOut(pin), tones + (audiocore.RawSample(w, sample_rate=8000),)

@@ -7,18 +7,31 @@ Lights: the on-board LED flashes; a NeoPixel strip on GP22 when QK_PIXELS
 says how many.
 """
 
-PROFILE = {
-    "name": "pico",
-    "klaxon": ("GP16", False),
-    "a": ("GP17", False),
-    "b": ("GP18", False),
-    "switch": None,
-    "audio": "pwm",
-    "speaker": "GP15",
-    "speaker_enable": None,
-    "pixels": ("GP22", 0),
-    "led": "LED",
-    "sleep": "deep",
-    "nvm": "log",  # saved-game layout (lib/qiklaxon/journal.py)
-    "watchdog": True,
-}
+PROFILE = (  # a tuple, not a dict: no key names in the board's RAM
+    ('GP16', False),  # klaxon: (pin, True if it pulls to +V: pressed reads True)
+    ('GP17', False),  # a: button A, the same way (None: not wired)
+    ('GP18', False),  # b: button B
+    None,  # switch: (pin, its level when muted) or None
+    2,  # audio: 0 DAC tones (audioio), 1 WAV files (audiopwmio), 2 a piezo (pwmio tones)
+    'GP15',  # speaker: its pin
+    None,  # speaker_enable: the amplifier's enable pin, or None
+    ('GP22', 0),  # pixels: (pin, how many NeoPixels) (0: none unless QK_PIXELS says)
+    'LED',  # led: an LED that flashes with the Klaxon, or None
+    True,  # sleep: deep sleep until the Klaxon, where the port has alarm
+    True,  # nvm: saved-game layout: True an append log (RP2040), False ping-pong
+    True,  # watchdog: the port has a watchdog
+)
+
+
+def sound(pin, volume, audio, wavs, tones):
+    """A piezo through ``pwmio`` tones, or with QK_AUDIO = "amp" a small amplifier
+    through ``audiopwmio`` and an ``audiomixer`` voice: (output, samples)."""
+    if audio == "amp":
+        import audiopwmio
+        from hardware.mixer import mixed
+
+        return mixed(audiopwmio.PWMAudioOut(pin), volume, wavs())
+    import pwmio
+
+    return pwmio.PWMOut(pin, frequency=440, duty_cycle=0, variable_frequency=True), tones + (
+        None,)

@@ -5,18 +5,26 @@ the harness scripts their levels. Sound goes to a recorded audio output,
 lights to a 10-pixel ring drawn in the terminal.
 """
 
-PROFILE = {
-    "name": "simulated",
-    "klaxon": ("Dx_INPUT_TRUE_PULL_UP", False),  # (pin, level when pressed)
-    "a": ("Dx_INPUT_TOGGLE", False),
-    "b": ("Dx_INPUT_TRUE", False),
-    "switch": None,
-    "audio": "pwmaudio",
-    "speaker": "Ax_OUTPUT",
-    "speaker_enable": "Dx_OUTPUT",
-    "pixels": ("NEOPIXEL", 10),
-    "led": None,
-    "sleep": "deep",
-    "nvm": "log",  # saved-game layout (lib/qiklaxon/journal.py)
-    "watchdog": False,
-}
+PROFILE = (  # a tuple, not a dict: no key names in the board's RAM
+    ('Dx_INPUT_TRUE_PULL_UP', False),  # klaxon: (pin, True if it pulls to +V: pressed reads True)
+    ('Dx_INPUT_TOGGLE', False),  # a: button A, the same way (None: not wired)
+    ('Dx_INPUT_TRUE', False),  # b: button B
+    None,  # switch: (pin, its level when muted) or None
+    1,  # audio: 0 DAC tones (audioio), 1 WAV files (audiopwmio), 2 a piezo (pwmio tones)
+    'Ax_OUTPUT',  # speaker: its pin
+    'Dx_OUTPUT',  # speaker_enable: the amplifier's enable pin, or None
+    ('NEOPIXEL', 10),  # pixels: (pin, how many NeoPixels) (0: none unless QK_PIXELS says)
+    None,  # led: an LED that flashes with the Klaxon, or None
+    True,  # sleep: deep sleep until the Klaxon, where the port has alarm
+    True,  # nvm: saved-game layout: True an append log (RP2040), False ping-pong
+    False,  # watchdog: the port has a watchdog
+)
+
+
+def sound(pin, volume, audio, wavs, tones):
+    """The speaker through ``audiopwmio`` and an ``audiomixer`` voice (for the volume):
+    (output, samples)."""
+    import audiopwmio
+    from hardware.mixer import mixed
+
+    return mixed(audiopwmio.PWMAudioOut(pin), volume, wavs())

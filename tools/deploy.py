@@ -6,11 +6,16 @@
     python3 tools/deploy.py PATH --mpy-cross ~/bin/mpy-cross-9   # CircuitPython's mpy-cross
 
 It reads ``boot_out.txt`` to tell the board and the CircuitPython version
-(9 and 10 are supported), then copies only what that board needs: code.py,
-boot.py, safemode.py, hardware/, lib/qiklaxon/, the sounds (not on a piezo
-Pico), and the CircuitPython libraries from this environment (no download).
-With CircuitPython's own ``mpy-cross`` the libraries and the project's
-modules go as .mpy (less RAM at import); otherwise as .py, and it says so.
+(9 and 10 are supported), then copies only what that board runs: code.py,
+boot.py, safemode.py, the firmware's modules (``DEVICE``), that build's own
+profile (no other board's tables), power.py only where the port can sleep
+or has a watchdog, mixer.py only for WAV sounds, the sounds (not for tones),
+and the CircuitPython libraries from this environment (no download; not
+``neopixel`` on the Express, whose firmware has it frozen). With
+CircuitPython's own ``mpy-cross`` the libraries and the project's modules
+go as .mpy (less RAM at import; for the Express with ``-O3``, no line
+numbers, as it has no traceback module to show them); otherwise as .py,
+and it says so.
 
 Safe by construction: it checks the free space before writing anything;
 every file is written to a temporary name, checked, then renamed; code.py
@@ -33,9 +38,22 @@ import tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SUPPORTED = (9, 10)
 LIBRARIES = ("adafruit_debouncer", "adafruit_ticks", "neopixel")
+FROZEN = {"cpx": ("neopixel",)}  # libraries in the board's own firmware
 BOARD_PROFILES = (("circuitplayground_bluefruit", "cpb"), ("circuitplayground_express", "cpx"),
                   ("raspberry_pi_pico", "pico"))
 ENTRY = ("boot.py", "safemode.py", "code.py")  # always .py; code.py is written last
+# What every build runs; hardware/start.py, outputs.py and qiklaxon/restore.py free
+# themselves after start-up.
+# No __init__ files: hardware/ and qiklaxon/ import as namespace packages, one module
+# (its path and bytecode) less in RAM each.
+DEVICE = ("hardware/start.py", "hardware/outputs.py", "hardware/device.py",
+          "lib/qiklaxon/core.py", "lib/qiklaxon/restore.py", "lib/qiklaxon/undo.py",
+          "lib/qiklaxon/reveal.py", "lib/qiklaxon/entry.py")
+SOUNDS = ("klaxon", "denied", "blip")
+# The Express has no traceback module to show where an error was, so its .mpy files
+# carry no line numbers (-O3) and one source name for all ("-s q"): every name a
+# module holds stays in its RAM, and these would be names nobody reads.
+MPY_FLAGS = {"cpx": ("-O3", "-s", "q")}
 
 
 class DeployError(Exception):
@@ -88,25 +106,56 @@ def library_source(name):
 
 def plan(drive, board_id, settings_text):
     """[(source path, destination relative path, compile to .mpy?)] for this board."""
-    files = []
-    for name in ENTRY:
-        files.append((os.path.join(ROOT, name), name, False))
-    for folder in ("hardware", os.path.join("lib", "qiklaxon")):
-        for name in sorted(os.listdir(os.path.join(ROOT, folder))):
-            if name.endswith(".py"):
-                files.append((os.path.join(ROOT, folder, name), folder.replace(os.sep, "/") + "/" + name,
-                              True))
-    profile = profile_for(board_id)
-    piezo = profile == "pico" and 'QK_AUDIO = "amp"' not in settings_text
+    files = [(os.path.join(ROOT, name), name, False) for name in ENTRY]
+    profile = profile_for(board_id) or "pico"  # an unknown board starts with the Pico's names
+    prof = profile_dict(profile)
+    # tone sweeps (the Express's DAC, a Pico's piezo) need no WAV files
+    piezo = prof["audio"] != 1 and not (prof["audio"] == 2 and _setting(settings_text,
+                                                                         "QK_AUDIO") == "amp")
+    device = list(DEVICE) + ["hardware/profile_%s.py" % profile]
+    if prof["sleep"] or prof["watchdog"]:
+        device.append("hardware/power.py")
+    if not piezo:  # audiopwmio, with an audiomixer voice for the volume
+        device.append("hardware/mixer.py")
+    for rel in device:
+        files.append((os.path.join(ROOT, *rel.split("/")), rel, True))
     if not piezo:
-        for name in sorted(os.listdir(os.path.join(ROOT, "sounds"))):
-            if name.endswith(".wav"):
-                files.append((os.path.join(ROOT, "sounds", name), "sounds/" + name, False))
+        for name in SOUNDS:
+            files.append((os.path.join(ROOT, "sounds", name + ".wav"), "sounds/%s.wav" % name, False))
     for name in LIBRARIES:
-        files.append((library_source(name), "lib/%s.py" % name, True))
+        if name not in FROZEN.get(profile, ()):
+            files.append((library_source(name), "lib/%s.py" % name, True))
     # code.py last: nothing runs the new firmware until everything else is in place
     files.sort(key=lambda f: f[1] == "code.py")
     return files
+
+
+def _setting(text, key):
+    """What the firmware reads for ``key`` from a settings.toml's ``text`` (its own reader)."""
+    import contextlib
+    import io
+
+    sys.path.insert(0, ROOT)
+    from hardware.start import KEYS, read
+
+    with contextlib.redirect_stdout(io.StringIO()):  # its reports are the board's to print
+        values, _ = read(text.splitlines())
+    return values[[k[0] for k in KEYS].index(key)]
+
+
+def profile_dict(name):
+    """The PROFILE of build ``name`` (hardware/profile_<name>.py) by field name, read as text."""
+    import ast
+
+    with open(os.path.join(ROOT, "hardware", "profile_%s.py" % name)) as f:
+        tree = ast.parse(f.read())
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and node.targets[0].id == "PROFILE":
+            sys.path.insert(0, os.path.join(ROOT, "tools", "simboard"))
+            import simprofiles
+
+            return simprofiles.named(ast.literal_eval(node.value))
+    raise DeployError("hardware/profile_%s.py has no PROFILE" % name)
 
 
 def check_mpy_cross(tool):
@@ -127,9 +176,11 @@ def check_mpy_cross(tool):
                           "refuses: use CircuitPython's own mpy-cross" % (tool, first))
 
 
-def compile_mpy(tool, src, tmp):
+def compile_mpy(tool, src, tmp, rel, flags=()):
+    """``src`` compiled by ``tool``; the source name inside is ``rel`` unless ``flags`` say."""
     out = os.path.join(tmp, os.path.basename(src)[:-3] + ".mpy")
-    subprocess.run([tool, src, "-o", out], check=True, capture_output=True, timeout=60)
+    subprocess.run([tool, "-s", rel] + list(flags) + ["-o", out, src], check=True,
+                   capture_output=True, timeout=60)
     with open(out, "rb") as f:
         return f.read()
 
@@ -175,7 +226,7 @@ def deploy(drive, mpy_cross=None, dry_run=False, out=print):
     with tempfile.TemporaryDirectory() as tmp:
         for src, rel, compilable in plan(drive, board_id, settings_text):
             if mpy_cross and compilable:
-                data = compile_mpy(mpy_cross, src, tmp)
+                data = compile_mpy(mpy_cross, src, tmp, rel, MPY_FLAGS.get(profile, ()))
                 rel = rel[:-3] + ".mpy"
             else:
                 with open(src, "rb") as f:

@@ -1,8 +1,13 @@
-"""QI Klaxon's game referee: the rules as a pure-Python value.
+"""QI Klaxon's game referee (host copy; the board imports ``qiklaxon`` as a namespace
+package and carries no ``__init__``): core.py and its overlays undo.py, reveal.py and
+entry.py run on the board; restore.py at its start-up; game.py is the readable API for
+people and host tools: ``from qiklaxon.game import Game``."""
 
-``from qiklaxon import Game`` (with ``lib/`` on the path, as on the board).
-"""
 
-from qiklaxon.game import Game
+def __getattr__(name):
+    """``from qiklaxon import Game`` on the host, without loading game.py for the core."""
+    if name == "Game":
+        from qiklaxon.game import Game
 
-__version__ = "0.1.0"
+        return Game
+    raise AttributeError(name)

@@ -1,9 +1,13 @@
-"""The rules of the QI-style board game that the Klaxon referees.
+"""The rules of the QI-style board game that the Klaxon referees, as a readable API.
 
-Pure Python for CPython and CircuitPython/MicroPython alike: no hardware
-imports, no dataclasses or enum, small allocations (one short ``bytes``
-snapshot per accepted action, for undo). The rules are restated in
-``shared/product/rules.md``; the **Decisions** there are implemented here:
+``Game`` is the same rules engine the board runs (``core.Referee``), with names,
+checked arguments and sentences for people: tests, the simulator and any
+Python program use it. The board itself holds only the core (the Circuit
+Playground Express has no room for words), so a deploy leaves this file out.
+It runs on CPython and MicroPython alike.
+
+The rules are restated in ``shared/product/rules.md``; the **Decisions**
+there are implemented in the core:
 
 * the Klaxon challenges the most recent *answer* of this question (passes
   are skipped); with no answer yet there is nobody to challenge and the
@@ -13,42 +17,63 @@ snapshot per accepted action, for undo). The rules are restated in
 * a refused press never changes the game.
 
 Seats run clockwise 0..N-1; "the player on the left" of seat s is s+1 mod N.
+Every accepted action can be undone, back to at least the start of the
+current question (the core keeps a log of them, saved with the game).
 """
 
-from micropython import const
+from qiklaxon.core import Referee
 
-# Phase codes; ``Game.phase`` gives them as strings.
-IDLE = const(0)
-ANSWERING = const(1)
-REVEAL = const(2)
-OVER = const(3)
+IDLE = 0
+ANSWERING = 1
+REVEAL = 2
+OVER = 3
 PHASES = ("idle", "answering", "reveal", "over")
 
 # What a seat did in the current (or just-resolved) question.
-WAITING = const(0)  # not asked yet, or the QM
-ANSWERED = const(1)
-PASSED = const(2)  # passed, or deemed to have passed by a Klaxon
+WAITING = 0  # not asked yet, or the QM
+ANSWERED = 1
+PASSED = 2  # passed, or deemed to have passed by a Klaxon
 
-MIN_PLAYERS = const(2)
-MAX_PLAYERS = const(10)
-FORWARD = const(3)  # squares for a right answer
-POSITION_LIMIT = const(1 << 24)  # |position| bound, so no board needs long ints
+MIN_PLAYERS = 2
+MAX_PLAYERS = 10
+FORWARD = 3  # squares for a right answer
+POSITION_LIMIT = 32767  # |position| bound (16 bits on the board)
+FINISH_LIMIT = 9999
+PENALTY_LIMIT = 255
+VERSION = 1  # first byte of to_bytes(); bump when the layout changes
+_NONE = 0xFF  # "no seat"
 
-VERSION = const(1)  # first byte of to_bytes(); bump when the layout changes
-_NONE = const(0xFF)  # "no seat" in the encoding
+# The core's op codes and refusal codes (tests check them against core.py).
+OPS = {"roll": 1, "ask": 2, "answer": 3, "pass": 4, "klaxon": 5, "reveal": 6, "miss_go": 7,
+       "move": 8, "end": 9, "new_game": 10}
+WHEN, BAD = 1, 7
 
-# Refusal reasons (short, for the console and the simulator's event stream).
+# Refusal reasons (the board's console prints the same words).
 NO_QUESTION = "no question running"
 NOBODY_TO_CHALLENGE = "nobody has answered yet"
 QM_MAY_NOT = "the QM may not hit the Klaxon"
 NOT_YOUR_TURN = "not that player's turn"
+HAD_ITS_KLAXON = "this question already had its Klaxon"
+ALL_ANSWERED = "everyone has answered"
 GAME_OVER = "the game is over"
+REASONS = (None, None, NOBODY_TO_CHALLENGE, NO_QUESTION, HAD_ITS_KLAXON, ALL_ANSWERED, GAME_OVER)
+
+_WAITING_FOR = (
+    "the QM to roll or ask",
+    "the answering player to answer, pass or hit the Klaxon",
+    "the QM to reveal the answer",
+    "a new game",
+)
 
 
 def _check_int(name, value, low, high):
     if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
         raise ValueError("%s must be a whole number from %d to %d, not %r" % (name, low, high, value))
     return value
+
+
+def _seat(s):
+    return None if s == _NONE else s
 
 
 class Game:
@@ -60,373 +85,289 @@ class Game:
     ``end()``). Bad values raise ``ValueError`` naming the value.
 
     Actions: ``roll``, ``ask``, ``answer``, ``pass_``, ``klaxon``,
-    ``reveal``, ``miss_go``, ``move``, ``end``, ``undo``. An action called in
-    a phase where it does not apply raises ``ValueError`` saying what the
-    game was waiting for, except ``klaxon``, which players press at any
-    moment: a refused Klaxon returns None and sets ``refusal``.
+    ``reveal``, ``miss_go``, ``move``, ``end``, ``new_game``, ``undo``. An
+    action called when it does not apply raises ``ValueError`` saying what
+    the game was waiting for and changes nothing, except ``klaxon``, which
+    players press at any moment: a refused Klaxon returns None and sets
+    ``refusal``.
     """
 
     def __init__(self, players, qm=0, finish=None):
         _check_int("players", players, MIN_PLAYERS, MAX_PLAYERS)
         _check_int("qm", qm, 0, players - 1)
         if finish is not None:
-            _check_int("finish", finish, 1, POSITION_LIMIT)
-        self._n = players
-        self._qm = qm
-        self._finish = finish
-        self._pos = [0] * players
-        self._marks = bytearray(players)
-        self._phase = IDLE
-        self._answering = None
-        self._challenger = None
-        self._challenged = None
-        self._question = 0
-        self._history = []
+            _check_int("finish", finish, 1, FINISH_LIMIT)
+        self.core = Referee(players, qm, finish or 0)
         self.refusal = None
 
     # ----------------------------------------------------------- read-only
     @property
     def players(self):
         """Number of players at the table (2 to 10)."""
-        return self._n
+        return self.core.S[0]
 
     @property
     def qm(self):
         """Seat of the current Question Master."""
-        return self._qm
+        return self.core.S[1]
 
     @property
-    def finish(self):
-        """The square that ends the game, or None."""
-        return self._finish
-
-    @property
-    def positions(self):
-        """Each seat's square (a copy; may be negative)."""
-        return list(self._pos)
+    def phase_code(self):
+        """IDLE, ANSWERING, REVEAL or OVER."""
+        return self.core.S[2]
 
     @property
     def phase(self):
         """'idle' between questions, 'answering', 'reveal' or 'over'."""
-        return PHASES[self._phase]
-
-    @property
-    def phase_code(self):
-        """The phase as one of IDLE, ANSWERING, REVEAL, OVER (no allocation)."""
-        return self._phase
+        return PHASES[self.core.S[2]]
 
     @property
     def answering(self):
         """Seat whose turn it is to answer, or None."""
-        return self._answering
+        return _seat(self.core.S[3])
 
     @property
     def challenger(self):
-        """Seat that hit the Klaxon in the current or just-resolved question."""
-        return self._challenger
+        """Seat that hit the Klaxon in the current or just-resolved question, or None."""
+        return _seat(self.core.S[4])
 
     @property
     def challenged(self):
         """Seat whose answer the Klaxon challenged, or None."""
-        return self._challenged
+        return _seat(self.core.S[5])
 
     @property
     def question(self):
         """Question number of the last roll (red*100+white*10+blue), 0 if none."""
-        return self._question
+        d = self.core.S[6]
+        return 0 if d == _NONE else (d // 36 + 1) * 100 + (d // 6 % 6 + 1) * 10 + d % 6 + 1
+
+    @property
+    def finish(self):
+        """The square that ends the game, or None."""
+        S = self.core.S
+        return (S[7] << 8 | S[8]) or None
+
+    @property
+    def positions(self):
+        """Each seat's square (a new list; may be negative)."""
+        return [self.core.P[s] for s in range(self.players)]
 
     @property
     def winners(self):
         """Seats with the highest score once the game is over, else []."""
-        if self._phase != OVER:
+        if self.phase_code != OVER:
             return []
-        best = max(self._pos)
-        return [s for s in range(self._n) if self._pos[s] == best]
+        pos = self.positions
+        return [s for s in range(len(pos)) if pos[s] == max(pos)]
+
+    @property
+    def can_undo(self):
+        """True when ``undo()`` would step back."""
+        return self.core.n > 0
 
     def mark(self, seat):
         """What ``seat`` did this question: WAITING, ANSWERED or PASSED."""
-        return self._marks[seat]
+        return self.core.S[9 + _check_int("seat", seat, 0, self.players - 1)]
 
     def left_of(self, seat):
         """The seat on the left of ``seat`` (clockwise next)."""
-        return (seat + 1) % self._n
+        return (_check_int("seat", seat, 0, self.players - 1) + 1) % self.players
 
     def last_answer(self):
         """Seat of the most recent answer this question (passes skipped), or None."""
-        if self._phase != ANSWERING:
+        if self.phase_code != ANSWERING:
             return None
-        seat = self._answering
+        seat = self.answering
         while True:
-            seat = (seat - 1) % self._n
-            if seat == self._qm:
+            seat = (seat - 1) % self.players
+            if seat == self.qm:
                 return None
-            if self._marks[seat] == ANSWERED:
+            if self.mark(seat) == ANSWERED:
                 return seat
 
     # ------------------------------------------------------------- actions
     def roll(self, red, white, blue):
-        """The QM rolls: moves forward ``white`` squares; returns the question number.
-
-        Only between questions (phase 'idle'); a QM who rolls again just rolls
-        again. Each die is 1 to 6.
-        """
-        self._expect(IDLE, "a roll")
+        """The QM rolls between questions: moves forward ``white`` squares; returns
+        the question number. Each die is 1 to 6; a QM who rolls again just rolls again."""
+        self._when(IDLE, "roll")
         _check_int("red", red, 1, 6)
         _check_int("white", white, 1, 6)
         _check_int("blue", blue, 1, 6)
-        self._save()
-        self._question = red * 100 + white * 10 + blue
-        self._shift(self._qm, white)
-        self._check_finish()
-        return self._question
+        self._act("roll", "roll", (red - 1) * 36 + (white - 1) * 6 + blue - 1)
+        return self.question
 
     def ask(self):
         """The question is read out: answering starts on the QM's left."""
-        self._expect(IDLE, "a question")
-        self._save()
-        marks = self._marks
-        for s in range(self._n):
-            marks[s] = WAITING
-        self._challenger = None
-        self._challenged = None
-        self._phase = ANSWERING
-        self._answering = self.left_of(self._qm)
+        self._act("ask", "ask")
 
     def answer(self):
         """The current answerer gives an answer; the turn moves left."""
-        self._expect(ANSWERING, "an answer or pass")
-        self._save()
-        self._marks[self._answering] = ANSWERED
-        self._next_answerer()
+        self._act("answer", "answer")
 
     def pass_(self):
         """The current answerer passes; the turn moves left."""
-        self._expect(ANSWERING, "an answer or pass")
-        self._save()
-        self._marks[self._answering] = PASSED
-        self._next_answerer()
+        self._act("pass", "pass")
 
     def klaxon(self, seat=None):
         """The current answerer hits the Klaxon.
 
         Accepted: returns ``(challenger, challenged)``; the challenger gives
         their own answer, everyone not yet asked is deemed to have passed,
-        and answering ends. Refused: returns None, sets ``refusal`` to a
-        short reason, and nothing else changes. ``seat``, when the caller
-        knows who pressed, must be the answering seat.
+        and answering ends. Refused: returns None, sets ``refusal`` to what
+        happened, and nothing else changes. ``seat``, when the caller knows
+        who pressed (one Klaxon button cannot), must be the answering seat.
         """
-        reason = self._klaxon_refusal(seat)
-        if reason is not None:
-            self.refusal = reason
+        if seat is not None:
+            _check_int("seat", seat, 0, self.players - 1)
+            if self.phase_code == ANSWERING and seat != self.answering or (
+                    self.phase_code == IDLE and seat == self.qm):
+                self.refusal = QM_MAY_NOT if seat == self.qm else NOT_YOUR_TURN
+                return None
+        why = self.core.act(5)
+        if why:
+            self.refusal = REASONS[why]
             return None
         self.refusal = None
-        self._save()
-        challenged = self.last_answer()
-        challenger = self._answering
-        self._marks[challenger] = ANSWERED
-        self._challenger = challenger
-        self._challenged = challenged
-        seat = self.left_of(challenger)
-        while seat != self._qm:
-            self._marks[seat] = PASSED
-            seat = self.left_of(seat)
-        self._answering = None
-        self._phase = REVEAL
-        return (challenger, challenged)
+        return (self.challenger, self.challenged)
 
     def reveal(self, correct, penalties=None):
-        """The QM reveals the answer and the outcome is applied.
+        """The QM reveals the answer and the outcome is applied, all or nothing.
 
         ``correct``: seats whose answer was right (each must have answered);
         they move forward 3. Wrong answers stay put, except that a Klaxon
         party (challenger or challenged) whose wrong answer carries a Klaxon
         penalty moves back that many squares: ``penalties`` maps seat to
-        squares. A penalty for any other seat has no effect (rules.md); one
-        for a seat also named correct is a ValueError. Then the QM's turn
-        ends and the dice pass left; if a piece reached ``finish`` the game
-        is over.
+        squares (0 to 255). A penalty for any other seat has no effect
+        (rules.md); one for a seat also named right is a ValueError. Then
+        the QM's turn ends and the dice pass left; if a piece reached
+        ``finish`` the game is over.
         """
-        self._expect(REVEAL, "the reveal")
-        right = []
-        for seat in correct:
-            _check_int("correct seat", seat, 0, self._n - 1)
-            if self._marks[seat] != ANSWERED:
+        self._when(REVEAL, "reveal")
+        n = self.players
+        try:
+            seats = list(correct)
+        except TypeError:
+            raise ValueError("the seats that were right must be a list of seats, not %r" % (correct,))
+        mask = 0
+        for seat in seats:
+            _check_int("right seat", seat, 0, n - 1)
+            if self.mark(seat) != ANSWERED:
                 raise ValueError("seat %d did not answer, so cannot be right" % seat)
-            if seat not in right:
-                right.append(seat)
-        back = []
-        if penalties:
-            for seat in penalties:
-                _check_int("penalty seat", seat, 0, self._n - 1)
-                squares = _check_int("penalty for seat %d" % seat, penalties[seat], 0, POSITION_LIMIT)
-                if seat in right:
-                    raise ValueError("seat %d is both right and penalised" % seat)
-                if squares and (seat == self._challenger or seat == self._challenged):
-                    back.append((seat, squares))
-        self._save()
-        for seat in right:
-            self._shift(seat, FORWARD)
-        for seat, squares in back:
-            self._shift(seat, -squares)
-        self._end_turn()
+            mask |= 1 << seat
+        if penalties is None:
+            penalties = {}
+        if not isinstance(penalties, dict):
+            raise ValueError("penalties must map seat to squares, not %r" % (penalties,))
+        back = [0, 0]
+        for seat in penalties:
+            _check_int("penalty seat", seat, 0, n - 1)
+            squares = _check_int("penalty for seat %d" % seat, penalties[seat], 0, PENALTY_LIMIT)
+            if squares and mask >> seat & 1:
+                raise ValueError("seat %d is both right and penalised" % seat)
+            if seat == self.challenger:
+                back[0] = squares
+            elif seat == self.challenged:
+                back[1] = squares
+        for seat in range(n):
+            gain = (FORWARD if mask >> seat & 1 else 0) - (back[0] if seat == self.challenger else 0) \
+                - (back[1] if seat == self.challenged else 0)
+            if not -POSITION_LIMIT - 1 <= self.core.P[seat] + gain <= POSITION_LIMIT:
+                raise ValueError("seat %d would move off the board to %d"
+                                 % (seat, self.core.P[seat] + gain))
+        self._act("reveal", "reveal", mask >> 8, mask & 255, back[0], back[1])
 
     def miss_go(self):
         """The QM landed on *Miss a go*: the turn ends, the dice pass left."""
-        self._expect(IDLE, "a roll or question")
-        self._save()
-        self._end_turn()
+        self._act("miss_go", "miss a go")
 
     def move(self, seat, squares):
-        """A manual correction: ``seat`` moves ``squares`` (negative: back)."""
-        if self._phase == OVER:
-            raise ValueError("the game is over; waiting for a new game")
-        _check_int("seat", seat, 0, self._n - 1)
-        _check_int("squares", squares, -POSITION_LIMIT, POSITION_LIMIT)
-        _check_int("new position", self._pos[seat] + squares, -POSITION_LIMIT, POSITION_LIMIT)
-        self._save()
-        self._shift(seat, squares)
-        self._check_finish()
+        """A move the device cannot know (real dice, a chance card, a correction),
+        entered between questions: ``seat`` moves ``squares`` (negative: back)."""
+        self._when(IDLE, "move")
+        _check_int("seat", seat, 0, self.players - 1)
+        _check_int("squares", squares, -2 * POSITION_LIMIT, 2 * POSITION_LIMIT)
+        if not squares:
+            raise ValueError("a move of 0 squares changes nothing")
+        _check_int("new position", self.core.P[seat] + squares, -POSITION_LIMIT - 1, POSITION_LIMIT)
+        v = squares & 0xFFFF
+        self._act("move", "move", seat, v >> 8, v & 255)
 
     def end(self):
         """The QM ends the game by hand; ``winners`` are the highest scores."""
-        if self._phase == OVER:
+        if self.phase_code == OVER:
             raise ValueError("the game is over already")
-        self._save()
-        self._over()
+        self._act("end", "end")
+
+    def new_game(self, players=None, qm=0):
+        """After the end, a new game (``players`` default: the same; the same finish)."""
+        self._when(OVER, "new game")
+        players = self.players if players is None else players
+        _check_int("players", players, MIN_PLAYERS, MAX_PLAYERS)
+        _check_int("qm", qm, 0, players - 1)
+        f = self.finish or 0
+        self._act("new_game", "new game", players, qm, f >> 8, f & 255)
 
     def undo(self):
-        """Step back one accepted action; False when nothing is left to undo.
-
-        History holds ``players + 8`` actions: always back to the start of
-        the current question and through the last reveal (a wrong reveal can
-        be mended before the next question is asked).
-        """
-        if not self._history:
-            return False
-        self._load(self._history.pop())
+        """Step back one accepted action; False when nothing is left to undo."""
         self.refusal = None
-        return True
+        return self.core.act(0) == 0
 
-    @property
-    def can_undo(self):
-        """True when ``undo()`` would step back."""
-        return bool(self._history)
+    def _when(self, phase, what):
+        if self.phase_code != phase:
+            raise ValueError("%s: not now; the game is waiting for %s"
+                             % (what, _WAITING_FOR[self.phase_code]))
+
+    def _act(self, op, what, a=0, b=0, c=0, d=0):
+        why = self.core.act(OPS[op], a, b, c, d)
+        if why == WHEN:
+            raise ValueError("%s: not now; the game is waiting for %s"
+                             % (what, _WAITING_FOR[self.phase_code]))
+        if why:
+            raise ValueError("%s: the rules cannot take that" % what)
 
     # -------------------------------------------------------------- coding
     def to_bytes(self):
-        """The whole game (mid-question included) as compact, versioned bytes.
+        """The state (not the undo log) as compact, canonical, versioned bytes.
 
         Layout: version, players, qm, phase, answering, challenger,
         challenged (0xFF for none), question (2 bytes), 2-bit marks packed
-        four seats to a byte, then finish and each position as zigzag
-        varints (finish 0 = none): at most 9 + 3 + 4 + 10*4 = 56 bytes for
-        10 players, about 23 in a real game.
+        four seats to a byte, then finish (0 = none) and each position as
+        zigzag varints: at most 9 + 3 + 2 + 10*3 = 44 bytes for 10 players.
         """
-        n = self._n
-        out = bytearray(
-            (
-                VERSION,
-                n,
-                self._qm,
-                self._phase,
-                _seat_byte(self._answering),
-                _seat_byte(self._challenger),
-                _seat_byte(self._challenged),
-                self._question >> 8,
-                self._question & 0xFF,
-            )
-        )
+        n = self.players
+        S = self.core.S
+        q = self.question
+        out = bytearray((VERSION, n, S[1], S[2], S[3], S[4], S[5], q >> 8, q & 0xFF))
         packed = 0
         for s in range(n):
-            packed |= self._marks[s] << (2 * (s & 3))
+            packed |= S[9 + s] << (2 * (s & 3))
             if s & 3 == 3 or s == n - 1:
                 out.append(packed)
                 packed = 0
-        _put_varint(out, 0 if self._finish is None else self._finish)
-        for p in self._pos:
+        _put_varint(out, self.finish or 0)
+        for p in self.positions:
             _put_varint(out, p)
         return bytes(out)
 
     @classmethod
     def from_bytes(cls, data):
-        """The game that ``to_bytes`` encoded; ValueError for anything else."""
-        game = cls(MIN_PLAYERS)
-        game._load(data)
+        """The game that ``to_bytes`` encoded; ValueError for anything else,
+        including states play cannot reach and non-canonical encodings."""
+        n, qm, phase, seats, question, marks, finish, pos = _decode(data)
+        game = cls(n, qm, finish)
+        c = game.core
+        S = c.S
+        S[2] = phase
+        S[3], S[4], S[5] = seats
+        S[6] = _NONE if not question else (
+            (question // 100 - 1) * 36 + (question // 10 % 10 - 1) * 6 + question % 10 - 1)
+        for s in range(n):
+            S[9 + s] = marks[s]
+            c.P[s] = pos[s]
+        c.B[:] = S
+        c.Q[:] = c.P
         return game
-
-    # ------------------------------------------------------------ internal
-    def _expect(self, phase, what):
-        if self._phase != phase:
-            raise ValueError(
-                "no %s now: the game is waiting for %s" % (what, _WAITING_FOR[self._phase])
-            )
-
-    def _klaxon_refusal(self, seat):
-        if self._phase == OVER:
-            return GAME_OVER
-        if self._phase != ANSWERING:
-            if seat is not None and seat == self._qm:
-                return QM_MAY_NOT
-            return NO_QUESTION
-        if seat is not None and seat != self._answering:
-            return QM_MAY_NOT if seat == self._qm else NOT_YOUR_TURN
-        if self.last_answer() is None:
-            return NOBODY_TO_CHALLENGE
-        return None
-
-    def _next_answerer(self):
-        nxt = self.left_of(self._answering)
-        if nxt == self._qm:
-            self._answering = None
-            self._phase = REVEAL
-        else:
-            self._answering = nxt
-
-    def _end_turn(self):
-        self._qm = self.left_of(self._qm)
-        self._answering = None
-        self._phase = IDLE
-        self._check_finish()
-
-    def _shift(self, seat, squares):
-        pos = self._pos[seat] + squares
-        if not -POSITION_LIMIT <= pos <= POSITION_LIMIT:
-            raise ValueError("seat %d would move off the board to %d" % (seat, pos))
-        self._pos[seat] = pos
-
-    def _check_finish(self):
-        if self._finish is not None and max(self._pos) >= self._finish:
-            self._over()
-
-    def _over(self):
-        self._phase = OVER
-        self._answering = None
-
-    def _save(self):
-        history = self._history
-        if len(history) >= self._n + 8:
-            history.pop(0)
-        history.append(self.to_bytes())
-
-    def _load(self, data):
-        """Replace this game's state with the decoded ``data`` (validated first)."""
-        state = _decode(data)
-        (self._n, self._qm, self._phase, self._answering, self._challenger,
-         self._challenged, self._question, self._marks, self._finish, self._pos) = state
-        if len(self._history) > self._n + 8:
-            self._history = self._history[-(self._n + 8):]
-
-
-_WAITING_FOR = (
-    "the QM to roll or ask",
-    "the answering player to answer, pass or hit the Klaxon",
-    "the QM to reveal the answer",
-    "a new game",
-)
-
-
-def _seat_byte(seat):
-    return _NONE if seat is None else seat
 
 
 def _put_varint(out, value):
@@ -443,7 +384,7 @@ def _bad(why):
 
 
 def _get_varint(data, i):
-    """Read a zigzag varint at ``data[i]``: (value, next index)."""
+    """Read a zigzag varint at ``data[i]``: (value, next index); minimal encodings only."""
     z = 0
     shift = 0
     while True:
@@ -453,20 +394,66 @@ def _get_varint(data, i):
         i += 1
         z |= (b & 0x7F) << shift
         if not b & 0x80:
+            if shift and not b:
+                raise _bad("number not in its shortest form")
             break
         shift += 7
-        if shift > 28:
+        if shift > 21:
             raise _bad("number too long")
     value = z >> 1 if not z & 1 else -(z >> 1) - 1
-    if not -POSITION_LIMIT <= value <= POSITION_LIMIT:
+    if not -POSITION_LIMIT - 1 <= value <= POSITION_LIMIT:
         raise _bad("number out of range")
     return value, i
 
 
+def _finished(marks, n, q, challenger, challenged):
+    """Whether ``marks`` (and the Klaxon parties) are those of a finished question of QM ``q``."""
+    if marks[q] != WAITING:
+        return False
+    for s in range(n):
+        if s != q and marks[s] == WAITING:
+            return False
+    if challenger is None:
+        return challenged is None
+    if challenged is None or q in (challenger, challenged) or challenger == challenged or \
+            marks[challenger] != ANSWERED:
+        return False
+    # the challenged is the last answer before the challenger; everyone after the challenger passed
+    s = challenged
+    while s != challenger:
+        s = (s + 1) % n
+        if s == q or s != challenger and marks[s] == ANSWERED:
+            return False
+    if marks[challenged] != ANSWERED:
+        return False
+    s = (challenger + 1) % n
+    while s != q:
+        if marks[s] != PASSED:
+            return False
+        s = (s + 1) % n
+    return True
+
+
+def _asking(marks, n, q, upto):
+    """Whether the seats from q's left up to (not including) ``upto`` have answered or
+    passed and the rest wait: a question of QM ``q`` under way (``upto`` == q: all asked)."""
+    s = (q + 1) % n
+    asked = True
+    if marks[q] != WAITING:
+        return False
+    while s != q:
+        if s == upto:
+            asked = False
+        if asked == (marks[s] == WAITING):
+            return False
+        s = (s + 1) % n
+    return True
+
+
 def _decode(data):
     """Validate and decode ``to_bytes`` output; ValueError on anything else."""
-    if not isinstance(data, (bytes, bytearray, memoryview)):
-        raise _bad("expected bytes")
+    if not isinstance(data, (bytes, bytearray)):
+        raise _bad("expected bytes, not %r" % (type(data).__name__,))
     data = bytes(data)
     if len(data) < 10:
         raise _bad("too short")
@@ -477,13 +464,10 @@ def _decode(data):
         raise _bad("bad header")
     seats = []
     for b in data[4:7]:
-        if b == _NONE:
-            seats.append(None)
-        elif b < n:
-            seats.append(b)
-        else:
+        if b != _NONE and b >= n:
             raise _bad("bad seat")
-    answering, challenger, challenged = seats
+        seats.append(b)
+    answering, challenger, challenged = [_seat(b) for b in seats]
     question = (data[7] << 8) | data[8]
     if question and not (
         1 <= question // 100 <= 6 and 1 <= question // 10 % 10 <= 6 and 1 <= question % 10 <= 6
@@ -499,9 +483,11 @@ def _decode(data):
         if m > PASSED:
             raise _bad("bad mark")
         marks[s] = m
+    if n & 3 and data[i + nbytes - 1] >> (2 * (n & 3)):
+        raise _bad("bits set past the last seat")
     i += nbytes
     finish, i = _get_varint(data, i)
-    if finish < 0:
+    if not 0 <= finish <= FINISH_LIMIT:
         raise _bad("bad finish")
     pos = []
     for _ in range(n):
@@ -510,25 +496,24 @@ def _decode(data):
     if i != len(data):
         raise _bad("trailing bytes")
     # The state must be one the rules can reach.
+    if finish and phase != OVER and max(pos) >= finish:
+        raise _bad("a piece is past the finish but the game goes on")
     if (answering is None) != (phase != ANSWERING) or answering == qm:
         raise _bad("bad answering seat")
-    if (challenger is None) != (challenged is None) or (
-        challenger is not None
-        and (challenger == challenged or qm in (challenger, challenged) and phase == REVEAL)
-    ):
+    if (challenger is None) != (challenged is None):
         raise _bad("bad Klaxon parties")
-    if phase == ANSWERING or phase == REVEAL:
-        if marks[qm] != WAITING:
-            raise _bad("the QM has a mark")
-        seat = (qm + 1) % n
-        asked = True  # seats before the answerer have answered or passed
-        while seat != qm:
-            if seat == answering:
-                asked = False
-            if asked == (marks[seat] == WAITING):
-                raise _bad("marks out of turn order")
-            seat = (seat + 1) % n
-        if phase == ANSWERING and challenger is not None:
-            raise _bad("a Klaxon while answering")
-    return (n, qm, phase, answering, challenger, challenged, question, marks,
-            finish or None, pos)
+    none = challenger is None and not any(marks)
+    if phase == ANSWERING:
+        ok = challenger is None and _asking(marks, n, qm, answering)
+    elif phase == REVEAL:
+        ok = _finished(marks, n, qm, challenger, challenged)
+    elif phase == IDLE:  # before any question, or after one of an earlier QM
+        ok = none or any(_finished(marks, n, q, challenger, challenged) for q in range(n))
+    else:  # over: ended by hand between questions (the last finished question was any
+        # earlier QM's: a missed go passes the dice on), during this QM's question, or at a
+        # finish
+        ok = none or any(_finished(marks, n, q, challenger, challenged) for q in range(n)) or (
+            challenger is None and any(_asking(marks, n, qm, u) for u in range(n)))
+    if not ok:
+        raise _bad("a state play cannot reach")
+    return n, qm, phase, seats, question, marks, finish or None, pos

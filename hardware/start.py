@@ -1,0 +1,255 @@
+"""Start-up, its first step: the settings, the build's profile, the buttons.
+
+Start-up only; code.py runs the steps: this, then hardware/outputs.py, then
+qiklaxon/restore.py, then the loop (hardware/device.py). Each step drops
+its module when done (no closures, no references left), so each is in RAM
+alone. Names here are few and short: every name a module uses stays in the
+board's RAM (as an interned string) even after the module is gone.
+
+Settings come from ``settings.toml``, read the same way on every board: the
+Circuit Playground Express has no ``os.getenv``, and CircuitPython 10.2's
+returns only strings (and re-reads the file on every call), so ``read``
+reads the file itself, once, line by line. Only the simple lines
+CircuitPython understands are read: ``KEY = 12`` (whole numbers) and
+``KEY = "text"``. Anything else is reported with its line number and what
+was used instead: a value out of range or of the wrong kind, an unknown or
+wrongly cased key, a byte order mark, a line that is not ``KEY = value``.
+A setting that is reported keeps its default; the device still starts.
+What each key means is in settings.example.toml and the README (tests check
+them against the table in ``read``).
+"""
+
+import sys
+
+
+# The settings: name, default, lowest, highest (lowest > highest: text)
+KEYS = (
+    ("QK_BOARD", "", 1, 0),
+    ("QK_PLAYERS", 4, 2, 10),
+    ("QK_FIRST_QM", 0, 0, 9),
+    ("QK_FINISH", 0, 0, 9999),
+    ("QK_KLAXON_ONLY", 0, 0, 1),
+    ("QK_VOLUME", 8, 0, 10),
+    ("QK_MUTE", 0, 0, 1),
+    ("QK_BRIGHTNESS", 20, 1, 100),
+    ("QK_PIXELS", -1, -1, 64),
+    ("QK_PIN_KLAXON", "", 1, 0),
+    ("QK_PIN_A", "", 1, 0),
+    ("QK_PIN_B", "", 1, 0),
+    ("QK_PIN_SPEAKER", "", 1, 0),
+    ("QK_PIN_PIXELS", "", 1, 0),
+    ("QK_AUDIO", "", 1, 0),
+    ("QK_GLITCH_MS", 2, 1, 5),
+    ("QK_REARM_MS", 30, 10, 500),
+    ("QK_LONG_MS", 700, 300, 1500),
+    ("QK_STUCK_S", 10, 2, 120),
+    ("QK_SLEEP_MIN", 15, 0, 240),
+)
+
+
+def start(b=None, p=None, d=None):
+    """The parts for the ``Device`` on board ``b`` (default: ``board``); ``p``: the
+    lines of settings.toml (default: the file); ``d(1, 6)`` rolls a die (default:
+    ``random.randint``). A build that cannot start says why and blinks its LED:
+    never a crash loop."""
+    if b is None:
+        import board as b
+    try:
+        f = None
+        if p is None:
+            try:
+                f = p = open("settings.toml")
+            except OSError:
+                p = ()
+        v, bad = read(p)
+        if f:
+            f.close()
+        del f, p
+        (want, players, first, finish, only, volume, mute, bright, pixels, pk, pa, pb, ps, pp,
+         audio, glitch, rearm, long_ms, stuck, sleep) = v
+
+        bid = b.board_id
+        n = None
+        for i, p in (("circuitplayground_bluefruit", "cpb"), ("circuitplayground_express", "cpx"),
+                     ("raspberry_pi_pico", "pico"), ("OS_AGNOSTIC_BOARD", "simulated")):
+            if bid.startswith(i):
+                n = p
+        if n is None and not want:  # an unknown board: the Pico's pin names
+            print("board %s is not one of the builds: using the Pico's pin names (set "
+                  "QK_BOARD or the QK_PIN_ keys)" % bid)
+            n = "pico"
+        mod = None
+        for i in (want, n, "pico"):
+            if i and mod is None:
+                try:
+                    mod = __import__("hardware.profile_" + i, None, None, ("PROFILE",))
+                    if not hasattr(b, mod.PROFILE[0][0]) and i == want != n:
+                        mod = None  # a build whose Klaxon pin this board lacks: its own build
+                        raise ImportError()
+                except ImportError:
+                    print("QK_BOARD = %r: not a build that board %s can run from this drive; "
+                          "using its own" % (i, bid))
+                    bad += 1
+                drop("hardware.profile_" + i)
+        if first >= players:
+            print("QK_FIRST_QM = %d but there are %d players; using 0" % (first, players))
+            bad += 1
+            first = 0
+
+        k = buttons(b, mod.PROFILE, v)
+        drop("hardware.start")
+        return (b, mod, v, bad + k[3], first) + k[:3] + (d,)
+    except Exception as e:
+        print("QI Klaxon cannot start:", repr(e))
+        import digitalio
+        import time
+
+        p = getattr(b, "LED", None)
+        if p:
+            p = digitalio.DigitalInOut(p)
+            p.switch_to_output()
+        while True:  # three blinks every two seconds
+            for i in range(7):
+                if p:
+                    p.value = not i & 1
+                time.sleep(0.15)
+            time.sleep(1.0)
+
+
+def drop(m):
+    """Drop start-up module ``m`` (hardware.x) so that its RAM can be freed."""
+    sys.modules.pop(m, None)
+    if hasattr(sys.modules["hardware"], m[9:]):
+        delattr(sys.modules["hardware"], m[9:])
+
+
+def read(p):
+    """The settings (in the order below) from ``p``, the lines of settings.toml, and
+    how many lines were reported on the console."""
+    keys = KEYS
+    out = []
+    for k in keys:
+        out.append(k[1])
+    bad = 0
+    no = 0
+    for line in p:
+        # As bytes: indexing a string makes one-letter strings, which stay in RAM as names.
+        line = line.encode()
+        no += 1
+        why = None
+        if no == 1 and line[:3] == b"\xef\xbb\xbf":
+            print("settings.toml line 1: starts with a byte order mark; read without it")
+            bad += 1
+            line = line[3:]
+        line = line.strip()
+        if not line or line[0] in b"#[":  # a comment or a [table]
+            continue
+        i = line.find(b"=")
+        key = line[:i].strip().decode() if i > 0 else ""
+        text = line[i + 1:].strip()
+        for k in range(len(keys)):
+            name, default, low, high = keys[k]
+            if name == key or name == key.upper():
+                break
+        else:
+            k = -1
+        if not key:
+            why = "not KEY = value; ignored"
+        elif k < 0:
+            if key.upper()[:3] != "QK_":
+                continue  # CircuitPython's own (CIRCUITPY_...) and other programs' keys
+            why = "unknown key %s; ignored" % key
+        elif name != key:
+            why = "%s must be upper case (%s); ignored" % (key, name)
+        else:
+            value = None
+            if text[:1] == b'"':  # "text"
+                i = text.find(b'"', 1)
+                if i > 0 and text[i + 1:].strip()[:1] in (b"", b"#"):
+                    value = text[1:i].decode()
+            else:
+                text = text.split(b"#")[0].strip()
+                try:
+                    value = int(text)
+                except ValueError:
+                    pass
+            text = text.decode()
+            if low > high:
+                if isinstance(value, str):
+                    out[k] = value
+                    continue
+                want = "text in double quotes"
+            else:
+                if isinstance(value, int) and low <= value <= high:
+                    out[k] = value
+                    continue
+                want = "a whole number from %d to %d" % (low, high)
+            why = "%s = %s is not %s; using %r" % (key, text, want, default)
+        print("settings.toml line %d: %s" % (no, why))
+        bad += 1
+    return out, bad
+
+
+def buttons(board, prof, v):
+    """(the Klaxon's debouncer, (its DigitalInOut, pin, pressed reads high?), buttons,
+    messages): each button is (debouncer, its bit while released, its ladder of keys,
+    the ms held that reach each). ``v``: the settings, as ``read`` gives them."""
+    import digitalio
+    import adafruit_debouncer
+
+    Debouncer = adafruit_debouncer.Debouncer
+    # The loop uses Debouncer's update() and state only: Button and the properties are
+    # freed (~0.9 KB of bytecode and objects on the Express)
+    if hasattr(adafruit_debouncer, "Button"):
+        del adafruit_debouncer.Button
+        for n in ("rose", "fell", "last_duration", "current_duration", "value", "interval"):
+            if hasattr(Debouncer, n):
+                delattr(Debouncer, n)
+
+    bad = 0
+    k = kp = None
+    keys = []
+    # (when the Klaxon's pin is not found: the built-in buttons)
+    for i, w, more in ((0, v[9], ("BUTTON", "BUTTON_A", "BOOT", "USER_SW", "D0")),
+                       (1, v[10], ()), (2, v[11], ())):
+        d = prof[i]  # (pin, pressed reads high?) or None
+        if not i and w.lower() == "none":
+            print('QK_PIN_KLAXON = "none": the Klaxon is the one button that must be wired; '
+                  "using the build's own pin")
+            bad += 1
+            w = ""
+        if (k is None or v[4]) and i or w.lower() == "none" or not (w or d):
+            continue  # the Klaxon first; QK_KLAXON_ONLY; not wired
+        for n in (w,) * (w != "") + (d[0],) * (d is not None) + more:
+            p = getattr(board, n, None)
+            if p is not None:
+                break
+            if n == w:  # then the build's own pin
+                print("QK_PIN_%s = %r: no such pin on this board" % (("KLAXON", "A", "B")[i], n))
+                bad += 1
+        else:
+            continue
+        if d and p is getattr(board, d[0], None):
+            high = d[1]
+        else:  # a pin named in the settings: wired to GND, unless a built-in button to +V
+            high = p in (getattr(board, "BUTTON_A", None), getattr(board, "BUTTON_B", None))
+        io = digitalio.DigitalInOut(p)
+        io.switch_to_input(pull=digitalio.Pull.DOWN if high else digitalio.Pull.UP)
+        if k is None:
+            k = Debouncer(io, interval=v[15] / 1000)
+            kp = (io, p, high)
+        else:
+            keys.append((io, 0 if high else 1))
+    if k is None:
+        raise RuntimeError("no Klaxon button pin: set QK_PIN_KLAXON in settings.toml")
+    # Each button's ladder of keys and when each is reached (ms held): two buttons,
+    # or one button that does everything (one step more at every QK_LONG_MS)
+    n = v[17]
+    b = []
+    for i in keys:
+        if len(keys) == 1:
+            b.append(i + (b"\x01\x04\x05\x02\x06\x03", (0, n, 2 * n, 3 * n, max(4 * n, 2000),
+                                                          max(5 * n, 2000 + n))))
+        else:
+            b.append(i + (b"\x04\x05\x06" if b else b"\x01\x02\x03", (0, n, max(2 * n, 2000))))
+    return k, kp, b, bad

@@ -1,0 +1,65 @@
+"""Undo, and the log replayed: an overlay of qiklaxon/core.py, loaded when used.
+
+core.py says how: the state is ``B`` and the log replayed, so undo is the
+log less its last action, replayed. Also the log folded when it fills
+(core.py's ``log``), the referee rebuilt after a fault, and a saved game
+taken back at power-up (qiklaxon/restore.py).
+"""
+
+from qiklaxon.core import _LEN
+
+
+def undo(r):
+    """Undo the last action: 0, or 1 when there is nothing to undo."""
+    L = r.L
+    if not r.n:
+        return 1
+    i = 0
+    while i + _LEN[L[i]] < r.n:
+        i += _LEN[L[i]]
+    r.n = i
+    r.w = 1  # a save is due
+    replay(r, 99)
+    return 0
+
+
+def replay(r, k):
+    """The state from ``B`` and the log. From log byte ``k`` on, the first state between
+    questions becomes the new ``B``: returns where (0: none), or -1 if the log does not
+    replay (a damaged saved game)."""
+    L = r.L
+    S = r.S
+    S[:] = r.B
+    r.P[:] = r.Q
+    r.r = 1
+    i = c = 0
+    while i < r.n:
+        op = L[i]
+        if not 0 < op <= 10 or r.act(op, L[i + 1], L[i + 2], L[i + 3], L[i + 4]):
+            break
+        i += _LEN[op]
+        if not c and i >= k and not S[2] % 3:  # idle or over
+            c = i
+            r.B[:] = S
+            r.Q[:] = r.P
+    r.r = 0
+    return -1 if i != r.n else c
+
+
+def fold(r):
+    """Room in the log for a whole question: its oldest finished questions go into ``B``,
+    keeping at least its newest half. Returns the log's new length."""
+    n = r.n
+    c = replay(r, n - 32)
+    if c > 0:
+        n -= c
+        r.L[0:n] = r.L[c:c + n]
+        r.n = n
+    return n
+
+
+def reset(r):
+    """The game rebuilt from its log, and nothing being entered (after a fault)."""
+    replay(r, 99)
+    for i in range(7):
+        r.u[i] = 0

@@ -1,0 +1,39 @@
+"""Stand-in for ``audiocore.WaveFile`` (host-only): samples that know their file and length.
+
+On the Express a WaveFile is 64 bytes of heap and its open FatFs file 96
+(shared/circuitpython's unix build, measured through its FAT VFS); ``_c``
+pads this stand-in so that the CircuitPython lane's heap counts them.
+"""
+
+
+class WaveFile:
+    """A WAV file opened for playback; records its path and duration."""
+
+    def __init__(self, file, buffer=None):
+        self.file = file
+        self.name = getattr(file, "name", "?")
+        head = file.read(44)
+        if len(head) < 44 or head[0:4] != b"RIFF" or head[8:12] != b"WAVE":
+            raise ValueError("not a WAV file: %s" % self.name)
+        self.channel_count = head[22] | head[23] << 8
+        self.sample_rate = head[24] | head[25] << 8 | head[26] << 16
+        self.bits_per_sample = head[34] | head[35] << 8
+        size = head[40] | head[41] << 8 | head[42] << 16 | head[43] << 24
+        self.frames = size // (self.channel_count * self.bits_per_sample // 8)
+        self.duration_us = self.frames * 1000000 // self.sample_rate
+        self._c = bytearray(32)
+
+    def deinit(self):
+        self.file.close()
+
+
+class RawSample:
+    """A sample in a buffer (``array``); few attributes, as the C object is small.
+    ``length`` in bytes is the one DMA buffer it needs; it plays looped here."""
+
+    name = "raw"
+    duration_us = 0
+
+    def __init__(self, buffer, *, channel_count=1, sample_rate=8000):
+        self.length = len(buffer) * 2
+        self.sample_rate = sample_rate
