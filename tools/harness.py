@@ -6,6 +6,10 @@ in tools/simboard, a simulated clock and scripted pin levels feeding the real
     sim.press("klaxon", at_ms=100, hold_ms=300, bounce_us=[300, 200, 500])
     sim.run_until_ms(2000)
     sim.sounds()  -> [(t_ms, "klaxon")]
+    sim.named("klaxon") -> [(t_ms, {"challenger": 3, "challenged": 1})]
+
+The device's console lines are kept with their times (``events``);
+tools/events.py reads them as (event, fields).
 """
 
 import os
@@ -32,9 +36,11 @@ import scenario  # noqa: E402
 import simclock  # noqa: E402
 import simpins  # noqa: E402
 from flashsim import FlashSim  # noqa: E402
+from qiklaxon.game import Game  # noqa: E402
+import hardware.device  # noqa: E402
 from adafruit_blinka.microcontroller.generic_agnostic_board import pin as _agnostic  # noqa: E402
 
-from hardware import lights as L  # noqa: E402
+import events as E  # noqa: E402
 
 
 def _read(self):
@@ -47,6 +53,8 @@ def _read(self):
 
 
 _agnostic.Pin.read = _read
+
+_NAMES = ("klaxon", "denied", "blip")
 
 BOARD_IDS = {"cpb": "circuitplayground_bluefruit", "cpx": "circuitplayground_express",
              "pico": "raspberry_pi_pico"}
@@ -102,9 +110,25 @@ class Sim(scenario.Scenario):
         # a watchdog where the build has one, recording its feeds
         microcontroller.watchdog = Watchdog() if scenario.profile(name)["watchdog"] else None
         alarm.wake_alarm = wake_alarm
-        self.slept = False
+        self.slept = 0  # deep sleeps so far
+        self.asleep = False  # asleep now, waiting for the Klaxon
+        self._sounds = []  # (t_us, name) of every sound that really started
+        _audioout.listener = self._heard
         super().__init__(self.board, scenario.profile(name), "\n".join(lines) + "\n", start_ms,
                          seed, phase_us, held=held)
+
+    def power_on_again(self):
+        super().power_on_again()
+        d = self.device
+        if d is not None and d.f[17]:  # tone sweeps (a piezo, the Express's DAC): hear them start
+            play = d.play
+
+            def heard(i, n):
+                play(i, n)
+                if d.f[3] == i:
+                    self._heard(_NAMES[i])
+
+            d.play = heard
 
     # ---------------------------------------------------------------- pins
     def press(self, control, at_ms, hold_ms=150, bounce_us=(), release_bounce_us=()):
@@ -130,13 +154,26 @@ class Sim(scenario.Scenario):
 
     # ---------------------------------------------------------------- time
     def run_until_us(self, t_us, pass_us=None):
-        """Poll until ``t_us``; stops early (``slept`` True) if the device deep-sleeps."""
-        if self.slept:
-            return
-        try:
-            super().run_until_us(t_us, pass_us or self.pass_us)
-        except alarm.DeepSleep:
-            self.slept = True
+        """Poll until ``t_us``. When the device deep-sleeps (``slept`` counts it), the board
+        sleeps until the Klaxon is next pressed (its pin alarm), then starts afresh
+        with that press: a new device, the same pins, clock and saved game."""
+        while True:
+            if not self.asleep:
+                try:
+                    super().run_until_us(t_us, pass_us or self.pass_us)
+                    return
+                except alarm.DeepSleep:
+                    self.slept += 1
+            pin_id, active = self.controls["klaxon"]
+            wake = simpins.next_level_us(pin_id, simclock.now_us(), active)
+            if wake is None or wake > t_us:
+                simclock.set_us(t_us)
+                self.asleep = True
+                return
+            simclock.set_us(wake + 1000)  # the pin alarm, then the board's start-up
+            alarm.wake_alarm = alarm.pin.PinAlarm(None, value=active)
+            self.asleep = False
+            self.power_on_again()
 
     def run_until_ms(self, t_ms):
         self.run_until_us(int(t_ms * 1000))
@@ -149,36 +186,65 @@ class Sim(scenario.Scenario):
         return simclock.now_ms()
 
     # ------------------------------------------------------------- outputs
+    def _heard(self, name):
+        # not a tone's wave being re-pitched, nor a silent play at start-up
+        if name != "raw" and getattr(self, "device", None) is not None:
+            self._sounds.append((simclock.now_us(), name))
+
     def sounds(self):
-        """Sounds that really started on the audio output: [(t_ms, name)]."""
-        return [(t // 1000, os.path.basename(name)[:-4]) for t, name, _, _ in _audioout.plays]
+        """Sounds that really started (audio output or piezo): [(t_ms, name)]."""
+        return [(t // 1000, name) for t, name in self._sounds]
 
     def sound_starts_us(self):
-        return [t for t, _, _, _ in _audioout.plays]
+        return [t for t, _ in self._sounds]
+
+    def records(self):
+        """Every event in time order: [(t_ms, event, fields)], the sounds among them."""
+        out = E.merge([(t, n, f) for t, line in self.events for n, f in [E.parse(line)]])
+        out += [(t // 1000, "sound", {"name": name}) for t, name in self._sounds]
+        out.sort(key=lambda r: r[0])
+        return out
 
     def named(self, name):
-        return [(t, f) for t, n, f in self.events if n == name]
+        """[(t_ms, fields)] of the events called ``name`` (see tools/events.py)."""
+        return [(t, f) for t, n, f in self.records() if n == name]
 
     @property
     def game(self):
-        r = self.device.referee
-        return r.game if r is not None else None
+        """The game as a ``qiklaxon.game.Game`` view of the device's core (None: a pure Klaxon)."""
+        r = self.device.r
+        if r is None:
+            return None
+        g = Game.__new__(Game)
+        g.core = r
+        g.refusal = None
+        return g
 
     def ring(self):
         """What each pixel shows now, as colour names ('off' when dark)."""
-        px = self.device.lights._pixels
-        names = []
-        for i in range(len(px)):
-            rgb = tuple(px[i])
-            names.append(L.COLOUR_NAMES[L.COLOURS.index(rgb)] if rgb in L.COLOURS else str(rgb))
-        return names
+        px = self.device.p[7]
+        rgb = [(c >> 16, c >> 8 & 255, c & 255) for c in PALETTE]  # as the device draws them
+        return [COLOUR_NAMES[rgb.index(tuple(px[i]))] if tuple(px[i]) in rgb
+                else str(tuple(px[i])) for i in range(len(px))]
 
     def scene(self):
         """Each pixel's (colour, pattern) names: what it shows, blinking aside."""
-        lt = self.device.lights
-        return [(L.COLOUR_NAMES[lt.colour[i]], L.PATTERN_NAMES[lt.pattern[i]])
-                for i in range(lt.count)]
+        c = self.device.c
+        np = len(c) // 2
+        return [(COLOUR_NAMES[c[i] & 15], PATTERN_NAMES[c[np + i]]) for i in range(np)]
+
+    def pixel_of(self, seat, players):
+        np = len(self.device.c) // 2
+        return seat * np // players if np >= players else seat
 
     def speaker_enabled(self):
-        en = self.device.sound._enable
+        en = self.device.p[5]
         return bool(en.value) if en is not None else None
+
+
+# The device's colours (hardware/device.py: Device.draw), by number
+PALETTE = (0, 0xFFFFFF, 0xF0E442, 0x009E73, 0x181818, 0xD55E00, 0x56B4E9, 0xE69F00, 0xCC79A7,
+           0x0072B2)
+COLOUR_NAMES = ("off", "white", "yellow", "green", "grey", "vermillion", "sky", "orange", "purple",
+                "blue")
+PATTERN_NAMES = ("steady", "slow", "fast")

@@ -3,7 +3,8 @@
 
     python3 tools/pictures.py     # writes docs/*.svg
 
-The ring legend uses hardware/lights.py's colours and the sound picture is
+The ring legend uses the colours hardware/device.py draws (tools/harness.py's
+PALETTE, checked against the device by the tests) and the sound picture is
 computed from tools/synth.py's klaxon, so neither can drift from the firmware.
 """
 
@@ -15,7 +16,16 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 
-from hardware import lights as L  # noqa: E402
+from harness import COLOUR_NAMES, PALETTE  # noqa: E402
+
+
+class L:
+    """The device's colours and blink patterns by name (hardware/device.py's numbers)."""
+
+    OFF, WHITE, YELLOW, GREEN, GREY, VERMILLION, SKY, ORANGE, PURPLE, BLUE = range(10)
+    STEADY, SLOW, FAST = range(3)
+    COLOURS = [(c >> 16, c >> 8 & 255, c & 255) for c in PALETTE]
+    NAMES = COLOUR_NAMES
 
 
 def rgb(i):

@@ -80,16 +80,7 @@ def blip():
     return s
 
 
-def fault():
-    """Three even beeps: something needs attention."""
-    out = []
-    for _ in range(3):
-        s, _ = sweep(880, 880, 0.09, sine, level=0.5, attack_ms=3, release_ms=10)
-        out += s + silence(0.09)
-    return out
-
-
-SOUNDS = {"klaxon": klaxon, "denied": denied, "blip": blip, "fault": fault}
+SOUNDS = {"klaxon": klaxon, "denied": denied, "blip": blip}
 
 
 def wav_bytes(samples):

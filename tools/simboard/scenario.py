@@ -1,35 +1,42 @@
 """Booting and playing the device on a simulated board, the same on CPython
 (Blinka's board) and in the MicroPython VM (tools/vmboard): host-only."""
 
+import builtins
+
 import _audioout
 import simclock
 import simpins
-from hardware.device import start
 from simprofiles import pin_names, profile  # noqa: F401
 
 
 def dice(seed):
-    """A deterministic die (a small LCG), so that games repeat exactly."""
+    """A deterministic die (a small LCG) with ``random.randint``'s call, so games repeat."""
     state = [seed or 1]
 
-    def roll():
+    def roll(low, high):
         state[0] = (state[0] * 1103515245 + 12345) & 0x7FFFFFFF
-        return state[0] % 6 + 1
+        return state[0] % (high - low + 1) + low
 
     return roll
 
 
+class CannotStart(Exception):
+    """The firmware said why it cannot start and began blinking its LED."""
+
+
 class Scenario:
     """One power-on with ``settings`` (settings.toml text): ``controls`` maps a
-    control name to (pin id, level when pressed)."""
+    control name to (pin id, level when pressed). The device's console lines
+    are kept in ``events`` as (t_ms, line)."""
 
     def __init__(self, board, prof, settings, start_ms=simclock.POWER_ON_MS, seed=1, phase_us=0,
-                 on_event=None, held=()):
+                 held=()):
         simclock.reset(start_ms)
         simclock.advance_us(phase_us)
         simpins.reset()
         _audioout.reset()
         self.events = []
+        self._part = []  # a console line being printed in pieces (end="")
         self.controls = {}
         for control in ("klaxon", "a", "b"):
             if prof[control]:
@@ -39,16 +46,61 @@ class Scenario:
                 simpins.set_idle(pin_id, prof[control][1] if control in held else not prof[control][1])
         if prof["switch"]:
             simpins.set_idle(getattr(board, prof["switch"][0]).id, not prof["switch"][1])
-        self.device = start(board, settings, on_event or self._event, dice(seed))
+        self._boot = (board, settings, dice(seed))
+        self.power_on_again()
 
-    def _event(self, name, fields):
-        self.events.append((simclock.now_ms(), name, fields))
+    def power_on_again(self):
+        """The board starts (again, as after a deep sleep): the same settings, pins, clock
+        and saved game; the device is new. A build that cannot start blinks its LED for
+        ever on a board (hardware/start.py); here ``device`` is None instead."""
+        import time
+
+        sleep = time.sleep
+
+        def blinks(seconds):
+            raise CannotStart()
+
+        try:
+            time.sleep = blinks
+        except AttributeError:  # MicroPython's time cannot be patched: it never gets here
+            sleep = None
+        try:
+            self.device = self.call(_start, *self._boot)
+        except CannotStart:
+            self.device = None
+        finally:
+            if sleep is not None:
+                time.sleep = sleep
+
+    def print(self, *args, sep=" ", end="\n"):
+        """``print`` while the device runs: its console lines, timed."""
+        self._part.append(sep.join([str(a) for a in args]) + end)
+        if end:
+            text = "".join(self._part)
+            self._part = []
+            for line in text.split("\n")[:-1]:
+                self.events.append((simclock.now_ms(), line))
+
+    def call(self, f, *args):
+        """``f(*args)`` with the device's console going to ``events``."""
+        old = builtins.print
+        builtins.print = self.print
+        try:
+            return f(*args)
+        finally:
+            builtins.print = old
 
     def level(self, control, t_us, pressed):
         pin_id, active = self.controls[control]
         simpins.schedule(pin_id, t_us, active if pressed else not active)
 
     def run_until_us(self, t_us, pass_us=1000):
+        self.call(self._run, t_us, pass_us)
+
+    def _run(self, t_us, pass_us):
+        if self.device is None:  # it could not start: time passes, nothing runs
+            simclock.set_us(t_us)
+            return
         poll = self.device.poll
         advance = simclock.advance_us
         now = simclock.now_us
@@ -63,12 +115,24 @@ class Scenario:
         self.run_until_us(until_ms * 1000)
 
     def canonical(self):
-        """The events as text lines, identical on CPython and MicroPython."""
-        out = []
-        for t, name, fields in self.events:
-            keys = sorted(fields)
-            out.append("%d %s %s" % (t, name, " ".join("%s=%r" % (k, fields[k]) for k in keys)))
-        return out
+        """The console lines with their times, identical on every runtime."""
+        return ["%d %s" % (t, line) for t, line in self.events]
+
+
+def _start(board, settings, roll):
+    """What code.py does, with this board, settings text and die."""
+    import hardware.start
+
+    p = hardware.start.start(board, settings.split("\n"), roll)
+    import hardware.outputs
+
+    p = hardware.outputs.start(p)
+    import qiklaxon.restore
+
+    p = qiklaxon.restore.restore(p)
+    import hardware.device
+
+    return hardware.device.Device(p)
 
 
 def taps(script):
@@ -102,12 +166,47 @@ QUESTION = """\
 """
 
 
+# The benchmark's Express heap budget: start-up, a question (ask, an answer) and a Klaxon.
+BUDGET = """\
+100 b
+700 a
+1300 klaxon
+"""
+
+# A game's rarer paths after QUESTION: undo, a move, the end held 2 s, a new game set up at
+# the table, and a question of it (the benchmark's whole-game heap row).
+GAME = QUESTION + """\
+8000 b 900
+9500 a
+10000 b
+10500 b
+10900 a 2300
+13800 a
+14300 b
+14800 a 900
+15800 b
+16500 b 2300
+19500 b 2300
+22500 a
+23000 b
+23500 a
+24000 b
+24600 b
+25200 a
+25800 klaxon
+"""
+
+
 def random_game(seed, steps):
     """A game driven by ``steps`` seeded random actions, legal or not; one text
     line per step (the action, its outcome, the encoded game) for comparing runtimes."""
-    from qiklaxon import Game
+    from qiklaxon.game import Game
 
-    r = dice(seed)
+    roll = dice(seed)
+
+    def r():
+        return roll(1, 6)
+
     g = Game(2 + (r() + r() * 6) % 9, qm=0, finish=20 + r() * 5)
     out = []
     for _ in range(steps):

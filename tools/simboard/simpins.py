@@ -8,7 +8,9 @@ level (True: buttons pulled up and not pressed).
 import simclock
 
 _timelines = {}  # pin id -> list of [t_us, level], sorted
-_cursor = {}  # pin id -> index of the change in force
+_cursor = {}  # pin id -> [its level now, when it next changes, index of the change in force]
+_clock = simclock._state  # [0]: microseconds since power-on
+_NEVER = (1 << 30) - 1  # "no change to come": the largest small int of a 32-bit MicroPython
 _idle = {}  # pin id -> level before the first change
 
 
@@ -21,6 +23,7 @@ def reset():
 def set_idle(pin_id, level):
     """The level ``pin_id`` reads before its first scripted change."""
     _idle[pin_id] = bool(level)
+    _cursor.pop(pin_id, None)
 
 
 def schedule(pin_id, t_us, level):
@@ -29,20 +32,37 @@ def schedule(pin_id, t_us, level):
     if tl and t_us < tl[-1][0]:
         raise ValueError("pin changes must come in time order")
     tl.append([t_us, bool(level)])
-    _cursor.setdefault(pin_id, -1)
+    _cursor.pop(pin_id, None)  # read() looks again
 
 
 def read(pin_id):
-    """The level of ``pin_id`` now."""
-    tl = _timelines.get(pin_id)
-    if not tl:
-        return _idle.get(pin_id, True)
-    now = simclock.now_us()
-    i = _cursor[pin_id]
+    """The level of ``pin_id`` now. Cheap while nothing changes (the VM lane counts the
+    firmware's cost per pass, and on a board a pin read is one C call): the level and
+    the time of its next change are kept per pin."""
+    c = _cursor.get(pin_id)
+    if c is not None and _clock[0] < c[1]:
+        return c[0]
+    return _refresh(pin_id)
+
+
+def _refresh(pin_id):
+    now = _clock[0]
+    tl = _timelines.get(pin_id, ())
+    c = _cursor.get(pin_id)
+    i = c[2] if c is not None else -1
     while i + 1 < len(tl) and tl[i + 1][0] <= now:
         i += 1
-    _cursor[pin_id] = i
-    return tl[i][1] if i >= 0 else _idle.get(pin_id, True)
+    level = tl[i][1] if i >= 0 else _idle.get(pin_id, True)
+    _cursor[pin_id] = [level, tl[i + 1][0] if i + 1 < len(tl) else _NEVER, i]
+    return level
+
+
+def next_level_us(pin_id, t_us, level):
+    """When ``pin_id`` next goes to ``level`` after ``t_us`` (scripted), or None."""
+    for t, v in _timelines.get(pin_id, ()):
+        if t > t_us and v == bool(level):
+            return t
+    return None
 
 
 def last_change_us():

@@ -1,12 +1,20 @@
 """Build profiles as the stand-in boards need them (host-only; no firmware beyond the profile)."""
 
 ROLES = ("klaxon", "a", "b", "switch", "pixels", "speaker", "speaker_enable", "led")
+# The PROFILE tuple's fields, in order (hardware/profile_*.py)
+FIELDS = ("klaxon", "a", "b", "switch", "audio", "speaker", "speaker_enable", "pixels", "led",
+          "sleep", "nvm", "watchdog")
+
+
+def named(prof):
+    """A PROFILE tuple as a dict by field name."""
+    return dict(zip(FIELDS, prof))
 
 
 def profile(name):
-    """The PROFILE dict of build ``name``."""
+    """The PROFILE of build ``name``, as a dict by field name."""
     mod = __import__("hardware.profile_" + name)
-    return getattr(mod, "profile_" + name).PROFILE
+    return named(getattr(mod, "profile_" + name).PROFILE)
 
 
 def pin_names(prof):

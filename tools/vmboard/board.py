@@ -26,15 +26,17 @@ def use(name):
     global board_id
     import simprofiles
 
-    g = globals()
+    import sys
+
+    me = sys.modules[__name__]  # setattr, not globals(): pin names are interned, as a board's are
     board_id = BOARD_IDS[name]
     if name == "simulated":
         for pin_name, pin_id in _AGNOSTIC:
-            g[pin_name] = Pin(pin_id)
+            setattr(me, pin_name, Pin(pin_id))
         return
     pid = 100
-    for pin_name in simprofiles.pin_names(simprofiles.profile(name)):
-        g[pin_name] = Pin(pid)
+    for pin_name in simprofiles.pin_names(simprofiles.profile(name)) + ["LED", "BUTTON", "BOOT"]:
+        setattr(me, pin_name, Pin(pid))
         pid += 1
 
 

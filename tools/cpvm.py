@@ -1,0 +1,438 @@
+"""The CircuitPython lane: the deployed firmware on CircuitPython 10's own VM (host-only).
+
+``../shared/circuitpython/`` (or ``$QK_CIRCUITPYTHON``) holds a static,
+32-bit CircuitPython 10 unix build and CircuitPython's ``mpy-cross``. For a
+build profile, ``Drive`` deploys the firmware into a folder exactly as
+tools/deploy.py does for a board (``.mpy`` from that ``mpy-cross``), then
+runs the unedited ``code.py`` there, with that folder as the current
+directory, stand-ins for the board's C modules (tools/vmboard,
+tools/simboard), the modules that port lacks made absent (no
+``audiomixer``, ``alarm`` or ``watchdog`` on the Express), and a pin script
+played in simulated time. It returns the console lines with their times,
+the same lines the CPython harness gives for the same script.
+
+``min_heap`` finds the smallest ``-X heapsize`` (1 KB steps) in which the
+script plays through with no MemoryError, and what the stand-ins held
+before ``code.py`` ran: the firmware's own need is the difference. On the
+Express ``neopixel`` is frozen into CircuitPython (its bytecode stays in
+flash), so the runner imports it before that baseline.
+
+Without the build, ``find()`` returns None and ``HOW_TO_GET`` says how to
+make one (tools/build-circuitpython.sh fetches and builds CircuitPython).
+"""
+
+import os
+import shutil
+import subprocess
+import tempfile
+
+import deploy
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+HOW_TO_GET = (
+    "CircuitPython 10 (unix, 32-bit) not found: set QK_CIRCUITPYTHON to a folder holding "
+    "'circuitpython' and 'mpy-cross', or build them (internet, git, gcc-multilib, "
+    "pip install huffman polib) with tools/build-circuitpython.sh [DEST], then "
+    "export QK_CIRCUITPYTHON=DEST")
+BOOT_OUT = {
+    "cpx": "Adafruit CircuitPython 10.2.1 on 2025-11-01; Adafruit CircuitPlayground Express "
+           "with samd21g18\nBoard ID:circuitplayground_express\n",
+    "cpb": "Adafruit CircuitPython 10.2.1 on 2025-11-01; Adafruit Circuit Playground Bluefruit "
+           "with nRF52840\nBoard ID:circuitplayground_bluefruit\n",
+    "pico": "Adafruit CircuitPython 10.2.1 on 2025-11-01; Raspberry Pi Pico with rp2040\n"
+            "Board ID:raspberry_pi_pico\n",
+}
+NVM_SIZE = {"cpx": 256, "cpb": 8192, "pico": 4096}
+# The board's C modules, stood in for: imported before the baseline, as on a board
+# they cost no heap (their names are in its firmware, not in RAM)
+C_MODULES = {"cpx": ("digitalio", "supervisor", "audioio", "audiocore", "random", "time",
+                     "neopixel_write"),
+             "cpb": ("digitalio", "supervisor", "audiopwmio", "audiocore", "audiomixer", "alarm",
+                     "watchdog", "random", "time", "neopixel_write"),
+             "pico": ("digitalio", "supervisor", "audiopwmio", "audiocore", "audiomixer", "pwmio",
+                      "alarm", "watchdog", "random", "time", "neopixel_write")}
+ABSENT = {"cpx": ("audiomixer", "alarm", "watchdog", "audiopwmio", "keypad"),
+          "cpb": ("audioio",), "pico": ("audioio",)}
+FROZEN = {"cpx": ("neopixel",), "cpb": ("adafruit_pixelbuf",), "pico": ("adafruit_pixelbuf",)}
+PASS_US = 1000
+PADS = (0, 48, 112)  # Drive.need: bytes held before code.py, to vary the layout
+STANDINS = ("vmboard", "simboard")
+# Stand-ins for what a board's firmware has frozen or in C: tools/cpboard (the
+# Express) or, elsewhere, the real library on the drive over a Python pixelbuf
+CP_BOARD = {"cpx": ("cpboard",)}
+
+
+def find():
+    """The folder with CircuitPython's ``circuitpython`` and ``mpy-cross``, or None."""
+    for folder in (os.environ.get("QK_CIRCUITPYTHON"),
+                   os.path.join(os.path.dirname(ROOT), "shared", "circuitpython")):
+        if folder and all(os.access(os.path.join(folder, p), os.X_OK)
+                          for p in ("circuitpython", "mpy-cross")):
+            return folder
+    return None
+
+
+# The program the VM runs: stand-ins, the pin script, then code.py itself.
+RUNNER = """\
+import sys, gc, builtins
+import simclock, simpins, board, microcontroller, _audioout, _wavefile, _quittime
+if 'audiomixer' not in %(absent)r:
+    import _mixer
+board.use(%(profile)r)
+_audioout.record = False
+sys.modules['audiocore'] = _wavefile
+if 'audiomixer' not in %(absent)r:
+    sys.modules['audiomixer'] = _mixer
+sys.modules['time'] = _quittime
+microcontroller.nvm = bytearray(%(nvm)r)
+for pin_name, level in %(idle)r:
+    simpins.set_idle(getattr(board, pin_name).id, level)
+for t_us, pin_name, level in %(steps)r:
+    simpins.schedule(getattr(board, pin_name).id, t_us, level)
+for name in %(frozen)r + %(cmods)r:
+    __import__(name)
+_ABSENT = %(absent)r
+_import = builtins.__import__
+_print = builtins.print
+_END_US = %(end_us)d
+_state = [None, True]
+
+
+def _poll(self):
+    try:
+        _state[0](self)
+    finally:
+        simclock.advance_us(%(pass_us)d)
+    if simclock.now_us() >= _END_US:
+        raise SystemExit
+
+
+def _imp(name, *args):
+    if name in _ABSENT:
+        raise ImportError("no module named '%%s'" %% name)
+    m = _import(name, *args)
+    if name == 'hardware.device' and _state[0] is None:
+        cls = sys.modules['hardware.device'].Device
+        _state[0] = cls.poll
+        cls.poll = _poll
+    return m
+
+
+def _rec(*args, sep=' ', end='\\n'):  # the console, timed; allocates nothing itself
+    if _state[1]:
+        _print('@', simclock.now_us() // 1000, end=' ')
+    _print(*args, sep=sep, end=end)
+    _state[1] = end == '\\n'
+
+
+builtins.__import__ = _imp
+builtins.print = _rec
+_Q = type('_Q', (), {})
+for i in range(%(fill)d):  # the stand-ins fill their qstr pools and start one more (fill())
+    setattr(_Q, '_q%%d' %% i, 0)
+_Q = None
+_pad = bytearray(%(pad)d)  # shifts where the firmware's blocks land (Drive.need)
+import micropython
+_print('@QSTR', end=' ')
+micropython.qstr_info()
+gc.collect()
+_print('@BASE', gc.mem_alloc(), gc.mem_alloc() + gc.mem_free())
+try:
+    execfile('code.py')
+except SystemExit:
+    pass
+builtins.print = _print
+gc.collect()
+_print('@END', gc.mem_alloc())
+_print('@QSTR', end=' ')
+micropython.qstr_info()
+"""
+
+
+class Drive:
+    """A folder laid out like the build's CIRCUITPY drive after a deploy."""
+
+    def __init__(self, profile, folder=None, settings=""):
+        self.cp = find()
+        if self.cp is None:
+            raise RuntimeError(HOW_TO_GET)
+        self.profile = profile
+        self._fill = None
+        self.path = folder or tempfile.mkdtemp(prefix="qk-cp-%s-" % profile)
+        with open(os.path.join(self.path, "boot_out.txt"), "w") as f:
+            f.write(BOOT_OUT[profile])
+        if settings:
+            with open(os.path.join(self.path, "settings.toml"), "w") as f:
+                f.write(settings)
+        deploy.deploy(self.path, os.path.join(self.cp, "mpy-cross"), out=lambda *a: None)
+        self.standins = tempfile.mkdtemp(prefix="qk-cp-standins-")
+        for name in STANDINS:
+            src = os.path.join(ROOT, "tools", name)
+            for f in os.listdir(src):
+                if f.endswith(".py") and f not in ("audiocore.py", "audiomixer.py", "time.py"):
+                    shutil.copy(os.path.join(src, f), self.standins)
+        for name in CP_BOARD.get(profile, ()):
+            src = os.path.join(ROOT, "tools", name)
+            for f in os.listdir(src):
+                if f.endswith(".py"):
+                    shutil.copy(os.path.join(src, f), self.standins)
+        if profile not in CP_BOARD:  # the board's pixelbuf is C: a Python one stands in
+            shutil.copy(deploy.library_source("adafruit_pixelbuf"), self.standins)
+        for f in os.listdir(self.standins):  # as .mpy: less of the heap, fragmented less
+            src = os.path.join(self.standins, f)
+            subprocess.run([os.path.join(self.cp, "mpy-cross"), "-s", f, "-o", src[:-3] + ".mpy",
+                            src], check=True, capture_output=True)
+            os.remove(src)
+
+    def fill(self):
+        """How many names the runner makes before ``code.py`` to fill the stand-ins'
+        qstr pools and start one more. MicroPython's qstr pools double (20, 40, 80, ...
+        entries: its mpy-tool and qstr.c make the first one a board allocates 20). On a
+        board the firmware's names start in those first pools; here the stand-ins'
+        names come first, so the firmware's would land wherever they happen to end.
+        So the stand-ins pay for the lane's pools, and ``board_pools`` adds what the
+        firmware's own names take on a board."""
+        if self._fill is None:
+            self._fill = 0
+            self._fill = _fill_for(self.run([], 1)[2]) + 1
+        return self._fill
+
+    def run(self, steps, end_ms, heap_kb=None, nvm=None, timeout=120, heap=None, pad=0):
+        """Play ``steps`` [(t_ms, pressed, control)] until ``end_ms``: (lines, base, output,
+        ok), ``lines`` as "t_ms line" like ``Scenario.canonical()``; base: the stand-ins'
+        bytes. The heap: ``heap_kb`` KB or ``heap`` bytes (default: the VM's); ``pad``
+        bytes held before code.py runs. ``self.usable``: the heap less the allocator's
+        tables."""
+        import simprofiles
+
+        prof = simprofiles.profile(self.profile)
+        idle = []
+        pins = {}
+        for control in ("klaxon", "a", "b"):
+            if prof[control]:
+                pins[control] = prof[control]
+                idle.append((prof[control][0], not prof[control][1]))
+        if prof["switch"]:
+            idle.append((prof["switch"][0], not prof["switch"][1]))
+        script = [(t * 1000, pins[c][0], pins[c][1] if down else not pins[c][1])
+                  for t, down, c in steps if c in pins]
+        code = RUNNER % {
+            "profile": self.profile, "idle": idle, "steps": script, "end_us": end_ms * 1000,
+            "pass_us": PASS_US, "absent": ABSENT[self.profile],
+            "frozen": FROZEN.get(self.profile, ()), "cmods": C_MODULES[self.profile],
+            "fill": self.fill(), "pad": pad,
+            "nvm": bytes(nvm) if nvm is not None else b"\xff" * NVM_SIZE[self.profile]}
+        runner = os.path.join(self.standins, "_runner.py")
+        with open(runner, "w") as f:
+            f.write(code)
+        cmd = [os.path.join(self.cp, "circuitpython")]
+        if heap_kb or heap:
+            cmd += ["-X", "heapsize=%d" % (heap or heap_kb * 1024)]
+        cmd.append(runner)
+        # the drive is the current folder, as on a board: modules' names are relative
+        env = dict(os.environ, MICROPYPATH=":".join((".", "lib", self.standins)))
+        r = subprocess.run(cmd, cwd=self.path, env=env, capture_output=True, text=True,
+                           timeout=timeout)
+        lines = []
+        base = None
+        for line in r.stdout.splitlines():
+            if line.startswith("@BASE "):
+                base = int(line.split()[1])
+                self.usable = int(line.split()[2])
+            elif line.startswith("@ "):
+                _, t, text = line.split(" ", 2)
+                lines.append("%s %s" % (t, text))
+        ok = r.returncode == 0 and base is not None and "@END" in r.stdout and \
+            "MemoryError" not in r.stdout + r.stderr
+        self.names = None  # the firmware's own names (qstrs): the pool's count at the end, less at the start
+        if ok:
+            q = [int(x.split(",")[0]) for x in r.stdout.split("n_qstr=")[1:]]
+            self.names = q[-1] - q[0]
+        return lines, base, r.stdout + r.stderr, ok
+
+    def min_heap(self, steps, end_ms, expect, span=48):
+        """(smallest heap in KB where the script gives the console lines ``expect``, the
+        stand-ins' bytes before code.py, the firmware's names); None for the KB when even
+        the stand-ins and ``span`` KB more fail. The issue's measure, as it was first
+        stated: ``need`` is the finer one."""
+        base = self.run([], 1)[1]
+        low = base // 1024 + 1
+        high = low + span
+        found = names = None
+        while low <= high:
+            mid = (low + high) // 2
+            lines, b, _, ok = self.run(steps, end_ms, heap_kb=mid)
+            if ok and lines == expect:
+                found, base, names = mid, b, self.names
+                high = mid - 1
+            else:
+                low = mid + 1
+        return found, base, names
+
+    def need(self, steps, end_ms, expect, pads=PADS, step=64):
+        """The firmware's peak heap need in bytes: the worst over ``pads`` (layouts) of the
+        smallest usable heap (the heap less the allocator's tables, in ``step`` bytes) in
+        which the script gives the console lines ``expect``, less what the stand-ins hold
+        before code.py; plus the qstr pools a board allocates for the firmware's names
+        (``board_pools``). Returns (need, [per pad], names).
+
+        Why not the heap size in 1 KB steps: the stand-ins hold ~20 KB, whose share of
+        the allocator's tables (3%%: ~0.6 KB) is not the firmware's, and 1 KB steps round
+        up by as much again. Where blocks land decides what fits (fragmentation), and a
+        board lays them out otherwise: each pad shifts the layout, and the worst counts."""
+        per = []
+        names = 0
+        for pad in pads:
+            low, high = 8192, 96 * 1024
+            base = usable = None
+            while high - low > step:
+                mid = (low + high) // 2
+                lines, b, _, ok = self.run(steps, end_ms, heap=mid, pad=pad)
+                if ok and lines == expect:
+                    high, base, usable, names = mid, b, self.usable, max(names, self.names)
+                else:
+                    low = mid
+            if base is None:
+                raise RuntimeError("the script fails even in %d bytes of heap" % high)
+            per.append(usable - base)
+        return max(per) + board_pools(names), per, names
+
+    def close(self):
+        shutil.rmtree(self.path, ignore_errors=True)
+        shutil.rmtree(self.standins, ignore_errors=True)
+
+
+# The firmware's heap, part by part: what each module holds once imported (bytecode,
+# names, its objects), then what start-up leaves (the parts), then a Klaxon.
+BREAKDOWN = """\
+import sys, gc, builtins
+import simclock, simpins, board, microcontroller, _audioout, _wavefile, _quittime
+if 'audiomixer' not in %(absent)r:
+    import _mixer
+board.use(%(profile)r)
+_audioout.record = False
+sys.modules['audiocore'] = _wavefile
+if 'audiomixer' not in %(absent)r:
+    sys.modules['audiomixer'] = _mixer
+sys.modules['time'] = _quittime
+microcontroller.nvm = bytearray(%(nvm)r)
+for pin_name, level in %(idle)r:
+    simpins.set_idle(getattr(board, pin_name).id, level)
+for name in %(frozen)r + %(cmods)r:
+    __import__(name)
+_ABSENT = %(absent)r
+_import = builtins.__import__
+_print = builtins.print
+
+
+def _imp(name, *args):
+    if name in _ABSENT:
+        raise ImportError(name)
+    return _import(name, *args)
+
+
+builtins.__import__ = _imp
+builtins.print = lambda *a, **k: None
+_last = [0]
+_Q = type('_Q', (), {})
+for i in range(%(fill)d):  # as in RUNNER
+    setattr(_Q, '_q%%d' %% i, 0)
+_Q = None
+
+
+import micropython
+
+
+def _step(what):
+    gc.collect()
+    now = gc.mem_alloc()
+    _print('@QSTR', end=' ')
+    micropython.qstr_info()
+    _print('@PART', what, now - _last[0])
+    _last[0] = now
+
+
+_step('stand-ins')
+for name in %(modules)r:
+    __import__(name)
+    _step(name)
+import hardware.start
+p = hardware.start.start()
+_step('hardware.start (objects after it)')
+import hardware.outputs
+p = hardware.outputs.start(p)
+_step('hardware.outputs (objects after it)')
+import qiklaxon.restore
+p = qiklaxon.restore.restore(p)
+_step('qiklaxon.restore (objects after it)')
+import hardware.device
+_step('hardware.device')
+d = hardware.device.Device(p)
+del p
+_step('the Device')
+simpins.schedule(getattr(board, %(klaxon)r).id, simclock.now_us() + 100, %(pressed)r)
+for i in range(20):
+    d.poll()
+    simclock.advance_us(1000)
+_step('the first Klaxon (audio buffers)')
+"""
+BREAKDOWN_MODULES = ("adafruit_ticks", "adafruit_debouncer", "qiklaxon", "qiklaxon.core",
+                     "hardware")
+
+
+def board_pools(names):
+    """Heap bytes of the qstr pools a board allocates for ``names`` new names: pools of
+    20, 40, 80, ... entries, each a 24-byte header and 7 bytes an entry (a pointer, the
+    hash and the length), in 16-byte blocks. (The names' characters are counted by the
+    lane itself.)"""
+    total = 0
+    size = 20
+    while names > 0:
+        total += (24 + 7 * size + 15) // 16 * 16
+        names -= size
+        size *= 2
+    return total
+
+
+def _fill_for(out):
+    """How many more names fill the qstr pools that ``out``'s first qstr_info shows."""
+    line = out[out.index("@QSTR"):]
+    q = int(line.split("n_qstr=")[1].split(",")[0])
+    n = int(line.split("n_pool=")[1].split(",")[0])
+    return 20 * (2 ** n - 1) - q
+
+
+def breakdown(drive, fill=None):
+    """[(part, bytes, qstr pool bytes after it)] of the firmware's heap on ``drive``'s build
+    (see BREAKDOWN)."""
+    import simprofiles
+
+    prof = simprofiles.profile(drive.profile)
+    idle = [(prof[c][0], not prof[c][1]) for c in ("klaxon", "a", "b") if prof[c]]
+    if prof["switch"]:
+        idle.append((prof["switch"][0], not prof["switch"][1]))
+    code = BREAKDOWN % {
+        "profile": drive.profile, "nvm": b"\xff" * NVM_SIZE[drive.profile], "idle": idle,
+        "frozen": FROZEN.get(drive.profile, ()), "cmods": C_MODULES[drive.profile],
+        "fill": fill or 0,
+        "absent": ABSENT[drive.profile],
+        "modules": BREAKDOWN_MODULES, "klaxon": prof["klaxon"][0], "pressed": prof["klaxon"][1]}
+    path = os.path.join(drive.standins, "_breakdown.py")
+    with open(path, "w") as f:
+        f.write(code)
+    env = dict(os.environ, MICROPYPATH=":".join((".", "lib", drive.standins)))
+    r = subprocess.run([os.path.join(drive.cp, "circuitpython"), path], cwd=drive.path, env=env,
+                       capture_output=True, text=True, timeout=120)
+    out = []
+    q = None
+    for line in r.stdout.splitlines():
+        if line.startswith("@QSTR "):
+            q = (int(line.rsplit("n_total_bytes=", 1)[1]), int(line.split("n_qstr=")[1].split(",")[0]), int(line.split("n_pool=")[1].split(",")[0]))
+        if line.startswith("@PART "):
+            what, n = line[6:].rsplit(" ", 1)
+            out.append((what, int(n), q))
+    if r.returncode:
+        raise RuntimeError(r.stdout + r.stderr)
+    if fill is None:  # again, with the stand-ins' pools filled as RUNNER fills them
+        return breakdown(drive, _fill_for(r.stdout) + 1)
+    return out

@@ -1,0 +1,165 @@
+"""The board's console lines, in words and as JSON (host-only).
+
+The firmware prints short lines (``klaxon 3 1``, ``answer 2``, ``reveal``
+then ``at 0 3 0 -12``): the board has no room for sentences. ``parse(line)``
+turns one line into ``(event, fields)``; ``merge`` folds the ``at`` line
+(where every seat stands) and ``game over`` into the event they follow, for
+the simulator's JSON and the tests; ``sentence`` says an event the way a
+person at the table would.
+"""
+
+# Lines of a word and numbers: word -> (event, field names)
+_NUMBERS = {
+    "answer": ("answer", ("seat",)),
+    "pass": ("pass", ("seat",)),
+    "ask": ("ask", ("qm",)),
+    "miss": ("miss_go", ("seat",)),
+    "right": ("mark", ("seat",)),
+    "wrong": ("mark", ("seat",)),
+    "unmark": ("unmark", ("seat",)),
+    "penalty": ("penalty", ("seat", "squares")),
+    "count": ("count", ("count",)),
+    "seat": ("seat", ("seat",)),
+    "players": ("players", ("players",)),
+    "first": ("first_qm", ("seat",)),
+    "roll": ("roll", ("red", "white", "blue")),
+}
+# Lines of one word; the ``at`` line after them says where every seat stands
+_WORDS = {"reveal": "reveal", "move": "move", "end": "end", "new": "new_game",
+          "resumed": "resumed", "undo": "undo", "back": "back"}
+# The events an ``at`` line belongs to (otherwise it is an event of its own: positions)
+_WITH_POSITIONS = ("reveal", "move", "end", "new_game", "resumed", "undo", "roll")
+
+LEGEND = """\
+ring: one pixel a seat
+  white: QM   yellow slow blink: answering   green: answered   grey: passed
+  vermillion fast blink: challenger   sky slow blink: challenged
+  reveal: yellow fast = the answer being marked; green right, orange wrong
+  counts (penalty, move): white tens, orange units (blue: backwards)
+  held button: orange = A held, sky = A held 2 s, blue = undo, green = end / white = new game
+  purple fast: a fault, a stuck Klaxon, or a bad setting"""
+
+
+def _ints(words):
+    try:
+        return [int(w) for w in words]
+    except ValueError:
+        return None
+
+
+def parse(line):
+    """``(event, fields)`` for one console line of the board."""
+    words = line.split()
+    if not words:
+        return "console", {"line": line}
+    word, rest = words[0], words[1:]
+    nums = _ints(rest)
+    if word == "klaxon":
+        if rest == ["sounded"]:
+            return "klaxon", {}
+        if nums and len(nums) == 2:
+            return "klaxon", {"challenger": nums[0], "challenged": nums[1]}
+    if word == "refused" and rest:
+        return "refused", {"reason": " ".join(rest)}
+    if word in _NUMBERS and nums is not None and len(nums) == len(_NUMBERS[word][1]):
+        name, keys = _NUMBERS[word]
+        fields = dict(zip(keys, nums))
+        if word in ("right", "wrong"):
+            fields["right"] = word == "right"
+        if word == "roll":
+            fields = {"dice": nums, "question": nums[0] * 100 + nums[1] * 10 + nums[2]}
+        return name, fields
+    if word in _WORDS and not rest:
+        return _WORDS[word], {}
+    if word == "at" and nums:
+        return "positions", {"positions": nums}
+    if line == "game over":
+        return "over", {}
+    if line.startswith("fault cleared:"):
+        return "fault_cleared", {"what": line[len("fault cleared:"):].strip()}
+    if word in ("fault:", "fault"):
+        return "fault", {"what": line.split(" ", 1)[1] if rest else ""}
+    if line.startswith("sleeping"):
+        return "sleep", {}
+    if line.startswith("settings.toml") or line.startswith("QK_"):
+        return "error", {"message": line}
+    return "console", {"line": line}
+
+
+def merge(records):
+    """[(t_ms, event, fields)] with each ``at`` line and ``game over`` folded into the
+    event they follow (its ``positions``, ``over`` and ``winners``)."""
+    out = []
+    for t, name, fields in records:
+        last = out[-1] if out else None
+        if name == "positions" and last and last[1] in _WITH_POSITIONS and \
+                "positions" not in last[2]:
+            last[2]["positions"] = fields["positions"]
+            last[2]["over"] = False
+            continue
+        if name == "over" and last and "positions" in last[2]:
+            last[2]["over"] = True
+            best = max(last[2]["positions"])
+            last[2]["winners"] = [s for s, p in enumerate(last[2]["positions"]) if p == best]
+            continue
+        out.append((t, name, dict(fields)))
+    return out
+
+
+def sentence(name, f):
+    """One readable line for an event."""
+    if name == "klaxon":
+        if "challenger" in f:
+            return "KLAXON! seat %d challenges seat %d" % (f["challenger"], f["challenged"])
+        return "KLAXON!"
+    if name == "refused":
+        return "refused: %s" % f["reason"]
+    if name == "roll":
+        d = f["dice"]
+        return "rolled red %d, white %d, blue %d: forward %d, question %d" % (
+            d[0], d[1], d[2], d[1], f["question"])
+    if name == "ask":
+        return "QM seat %d asks the question" % f["qm"]
+    if name in ("answer", "pass"):
+        return "seat %d %s" % (f["seat"], "answers" if name == "answer" else "passes")
+    if name == "mark":
+        return "seat %d: %s" % (f["seat"], "right" if f["right"] else "wrong")
+    if name == "unmark":
+        return "seat %d: mark taken back" % f["seat"]
+    if name == "penalty":
+        return "seat %d Klaxon penalty: back %d" % (f["seat"], f["squares"])
+    if name == "back":
+        return "entry: one step back"
+    if name in _WITH_POSITIONS or name == "positions":
+        what = {"reveal": "revealed", "move": "moved", "end": "game ended",
+                "new_game": "new game", "resumed": "saved game resumed", "undo": "undone",
+                "positions": "now"}.get(name)
+        if what is None:  # a roll
+            return sentence("roll", f) if "dice" in f else name
+        text = what
+        if "positions" in f:
+            text += ": positions %s" % f["positions"]
+        if f.get("over"):
+            text += "; game over, winners %s" % f["winners"]
+        return text
+    if name == "miss_go":
+        return "QM seat %d misses a go" % f["seat"]
+    if name == "count":
+        return "count: %d" % f["count"]
+    if name == "seat":
+        return "seat %d chosen" % f["seat"]
+    if name == "players":
+        return "new game: %d players" % f["players"]
+    if name == "first_qm":
+        return "new game: first QM seat %d" % f["seat"]
+    if name in ("fault", "fault_cleared"):
+        return "%s: %s" % (name.upper().replace("_", " "), f["what"])
+    if name == "sleep":
+        return "asleep: press the Klaxon to wake"
+    if name == "over":
+        return "game over"
+    if name == "error":
+        return f["message"]
+    if name == "console":
+        return f["line"]
+    return name
