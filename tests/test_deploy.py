@@ -1,4 +1,6 @@
-"""tools/deploy.py against folders that stand in for CIRCUITPY drives."""
+"""tools/deploy.py against folders that stand in for CIRCUITPY drives: each build gets
+only what it runs, written safely (space checked first, temporary names, code.py last,
+the user's settings.toml kept, everything read back)."""
 
 import collections
 import os
@@ -6,6 +8,7 @@ import stat
 
 import pytest
 
+import cpvm
 import deploy
 from harness import ROOT
 
@@ -19,12 +22,38 @@ BOOT_OUT = {
     "old": "Adafruit CircuitPython 8.2.10 on 2024-02-14; Raspberry Pi Pico with rp2040\n"
            "Board ID:raspberry_pi_pico\n",
 }
+# What every build runs (no __init__.py: hardware/ and qiklaxon/ are namespace packages)
+EVERY_BUILD = {"code.py", "boot.py", "safemode.py", "settings.toml",
+               "hardware/start.py", "hardware/outputs.py", "hardware/device.py",
+               "lib/qiklaxon/core.py", "lib/qiklaxon/restore.py", "lib/qiklaxon/undo.py",
+               "lib/qiklaxon/reveal.py", "lib/qiklaxon/entry.py",
+               "lib/adafruit_debouncer.py", "lib/adafruit_ticks.py"}
+SOUNDS = {"sounds/klaxon.wav", "sounds/denied.wav", "sounds/blip.wav"}
+# Each build's own additions: its profile; power.py where it can sleep or has a watchdog;
+# mixer.py and the WAV files for WAV sound; neopixel unless frozen into the firmware
+EXPECTED = {
+    # the Bluefruit: WAV sounds through audiopwmio, sleep and a watchdog
+    ("cpb", ""): EVERY_BUILD | SOUNDS | {"hardware/profile_cpb.py", "hardware/power.py",
+                                         "hardware/mixer.py", "lib/neopixel.py"},
+    # the Express: DAC tones (no WAV files, no mixer), no alarm or watchdog, neopixel frozen
+    ("cpx", ""): EVERY_BUILD | {"hardware/profile_cpx.py"},
+    # a Pico with its piezo: pwmio tones, sleep and a watchdog
+    ("pico", ""): EVERY_BUILD | {"hardware/profile_pico.py", "hardware/power.py",
+                                 "lib/neopixel.py"},
+    # a Pico with a small amplifier (QK_AUDIO = "amp"): WAV sounds through the mixer
+    ("pico", 'QK_AUDIO = "amp"\n'): (EVERY_BUILD | SOUNDS) - {"settings.toml"} | {
+        "hardware/profile_pico.py", "hardware/power.py", "hardware/mixer.py",
+        "lib/neopixel.py"},
+}
+MAX_DEPLOY_BYTES = 200 * 1024  # what a build's deploy may copy in all
 
 
-def drive(tmp_path, board):
+def drive(tmp_path, board, settings=None):
     d = tmp_path / "CIRCUITPY"
     d.mkdir()
     (d / "boot_out.txt").write_text(BOOT_OUT[board])
+    if settings is not None:
+        (d / "settings.toml").write_text(settings)
     return str(d)
 
 
@@ -32,27 +61,59 @@ def quiet(*a):
     pass
 
 
-@pytest.mark.parametrize("board", ["cpb", "cpx", "pico"])
-def test_deploys_what_the_board_needs_and_verifies_it(tmp_path, board):
-    d = drive(tmp_path, board)
+def source_of(rel):
+    """The file in this repo (or environment) that ``rel`` on the drive is a copy of."""
+    if rel == "settings.toml":
+        return os.path.join(ROOT, "settings.example.toml")
+    if rel.startswith("lib/") and "/" not in rel[4:]:  # a CircuitPython library
+        return deploy.library_source(rel[4:-3])
+    return os.path.join(ROOT, *rel.split("/"))
+
+
+@pytest.mark.parametrize("board, settings", sorted(EXPECTED))
+def test_deploys_exactly_what_the_build_runs_and_verifies_it(tmp_path, board, settings):
+    d = drive(tmp_path, board, settings or None)
     written = dict(deploy.deploy(d, out=quiet))
-    names = set(written)
-    assert {"code.py", "boot.py", "safemode.py", "settings.toml", "hardware/device.py",
-            "lib/qiklaxon/game.py", "lib/adafruit_debouncer.py", "lib/adafruit_ticks.py",
-            "lib/neopixel.py"} <= names
-    assert ("sounds/klaxon.wav" in names) == (board != "pico")  # the Pico's piezo plays tones
-    assert not any(n.startswith(("tools/", "tests/")) for n in names)
+    assert set(written) == EXPECTED[board, settings]
+    assert "lib/qiklaxon/game.py" not in written  # the host's API, never on a board
+    assert not any(n.endswith("__init__.py") for n in written)
+    on_drive = {os.path.relpath(os.path.join(p, n), d).replace(os.sep, "/")
+                for p, _, fs in os.walk(d) for n in fs}
+    assert on_drive == set(written) | {"boot_out.txt"} | ({"settings.toml"} if settings else set())
     for rel, size in written.items():
-        src = os.path.join(ROOT, rel) if not rel.startswith("lib/adafruit") and \
-            rel != "lib/neopixel.py" and rel != "settings.toml" else None
         with open(os.path.join(d, rel), "rb") as f:
             data = f.read()
         assert len(data) == size
-        if src:
-            assert data == open(src, "rb").read()
-    assert not any(n.endswith(".qk-new") for _, _, fs in os.walk(d) for n in fs)
+        with open(source_of(rel), "rb") as f:
+            assert data == f.read(), rel
     # the list of files and their total, for the closing note
     print(board, len(written), "files", sum(written.values()), "bytes")
+
+
+def test_the_express_gets_no_other_boards_profile(tmp_path):
+    d = drive(tmp_path, "cpx")
+    written = dict(deploy.deploy(d, out=quiet))
+    assert [n for n in written if "profile_" in n] == ["hardware/profile_cpx.py"]
+    # nothing on the drive holds another build's pin table (the Pico's GP pins,
+    # the simulated board's Dx_ pins) or names another build's profile module
+    for rel in written:
+        with open(os.path.join(d, rel), "rb") as f:
+            data = f.read()
+        for other in (b"'GP16'", b"Dx_INPUT", b"profile_cpb", b"profile_pico",
+                      b"profile_simulated"):
+            assert other not in data, (rel, other)
+
+
+@pytest.mark.parametrize("board, settings", sorted(EXPECTED))
+def test_each_deploy_copies_at_most_200_kb(tmp_path, board, settings):
+    planned = deploy.deploy(drive(tmp_path, board, settings or None), dry_run=True, out=quiet)
+    total = sum(size for _, size in planned)
+    assert total <= MAX_DEPLOY_BYTES, (board, total)
+    cp = cpvm.find()  # as .mpy, with CircuitPython's own mpy-cross when it is here
+    if cp:
+        planned = deploy.deploy(str(tmp_path / "CIRCUITPY"), os.path.join(cp, "mpy-cross"),
+                                dry_run=True, out=quiet)
+        assert sum(size for _, size in planned) <= min(total, MAX_DEPLOY_BYTES)
 
 
 def test_code_py_is_written_last(tmp_path, monkeypatch):
@@ -83,6 +144,48 @@ def test_a_yank_mid_copy_leaves_no_half_written_code_py(tmp_path, monkeypatch):
     monkeypatch.setattr(deploy, "_write_verified", real)
     deploy.deploy(d, out=quiet)  # the next try completes
     assert (tmp_path / "CIRCUITPY" / "code.py").read_bytes() == open(ROOT + "/code.py", "rb").read()
+
+
+def test_every_file_goes_through_a_temporary_name(tmp_path, monkeypatch):
+    d = drive(tmp_path, "pico")
+    renames = []
+    real = deploy.os.replace
+    monkeypatch.setattr(deploy.os, "replace", lambda a, b: (renames.append((a, b)), real(a, b)))
+    written = deploy.deploy(d, out=quiet)
+    assert len(renames) == len(written)
+    assert all(a == b + ".qk-new" for a, b in renames)
+
+
+def test_a_file_that_reads_back_wrong_stops_the_deploy(tmp_path, monkeypatch):
+    d = drive(tmp_path, "cpb")
+    (tmp_path / "CIRCUITPY" / "code.py").write_text("print('the old firmware')\n")
+    real_open = open
+
+    class Failing:  # a drive that drops the last byte of what it is given
+        def __init__(self, f):
+            self.f = f
+
+        def write(self, data):
+            return self.f.write(data[:-1])
+
+        def __getattr__(self, name):
+            return getattr(self.f, name)
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *a):
+            return self.f.__exit__(*a)
+
+    def flaky_open(path, mode="r", *a, **k):
+        f = real_open(path, mode, *a, **k)
+        return Failing(f) if "w" in mode and path.endswith("device.py.qk-new") else f
+
+    monkeypatch.setattr(deploy, "open", flaky_open, raising=False)
+    with pytest.raises(deploy.DeployError, match="did not read back as written"):
+        deploy.deploy(d, out=quiet)
+    assert not (tmp_path / "CIRCUITPY" / "hardware" / "device.py").exists()
+    assert (tmp_path / "CIRCUITPY" / "code.py").read_text() == "print('the old firmware')\n"
 
 
 def test_never_overwrites_the_users_settings(tmp_path):
@@ -128,21 +231,52 @@ def test_a_read_only_drive_says_so(tmp_path, monkeypatch):
 
 
 def fake_mpy_cross(tmp_path, first):
+    """A stand-in mpy-cross: ``TOOL [-s NAME] [flags] -o OUT SRC`` writes ``first`` then the
+    source to OUT, and logs its arguments (one line a call) to ``TOOL.log``."""
     tool = tmp_path / ("mpy-cross-" + first)
-    tool.write_text("#!/bin/sh\n# usage: TOOL src -o out\nprintf '%s' > \"$3\"\ncat \"$1\" >> \"$3\"\n"
-                    % first)
+    tool.write_text("#!/bin/sh\necho \"$*\" >> \"$0.log\"\nout=\nsrc=\n"
+                    "while [ $# -gt 0 ]; do\n"
+                    "  case \"$1\" in -o) out=$2; shift 2;; -s) shift 2;; -*) shift;;"
+                    " *) src=$1; shift;; esac\n"
+                    "done\nprintf '%s' > \"$out\"\ncat \"$src\" >> \"$out\"\n" % first)
     tool.chmod(tool.stat().st_mode | stat.S_IEXEC)
     return str(tool)
 
 
 def test_mpy_with_circuitpythons_mpy_cross_and_refusal_of_micropythons(tmp_path):
     d = drive(tmp_path, "cpx")
-    written = dict(deploy.deploy(d, mpy_cross=fake_mpy_cross(tmp_path, "C"), out=quiet))
+    tool = fake_mpy_cross(tmp_path, "C")
+    written = dict(deploy.deploy(d, mpy_cross=tool, out=quiet))
     assert "hardware/device.mpy" in written and "lib/adafruit_debouncer.mpy" in written
+    assert "hardware/device.py" not in written
     assert "code.py" in written and "code.mpy" not in written  # the entry points stay .py
     assert (tmp_path / "CIRCUITPY" / "hardware" / "device.mpy").read_bytes()[:1] == b"C"
+    # the Express's modules go without line numbers and with one short source name
+    calls = open(tool + ".log").read().splitlines()
+    device = [c for c in calls if c.endswith("hardware/device.py")]
+    assert device and "-O3" in device[0].split() and " -s q " in " %s " % device[0]
     with pytest.raises(deploy.DeployError, match="CircuitPython refuses"):
         deploy.deploy(d, mpy_cross=fake_mpy_cross(tmp_path, "M"), out=quiet)
+
+
+def test_mpy_elsewhere_keeps_line_numbers_and_source_names(tmp_path):
+    d = drive(tmp_path, "cpb")
+    tool = fake_mpy_cross(tmp_path, "C")
+    written = dict(deploy.deploy(d, mpy_cross=tool, out=quiet))
+    assert "hardware/device.mpy" in written and "hardware/power.mpy" in written
+    calls = [c.split() for c in open(tool + ".log").read().splitlines()]
+    device = [c for c in calls if c[-1].endswith("hardware/device.py")]
+    assert device and "-O3" not in device[0]
+    assert device[0][device[0].index("-s") + 1] == "hardware/device.py"
+
+
+def test_a_stale_py_beside_a_new_mpy_is_removed(tmp_path):
+    d = drive(tmp_path, "cpx")
+    (tmp_path / "CIRCUITPY" / "hardware").mkdir()
+    (tmp_path / "CIRCUITPY" / "hardware" / "device.py").write_text("old = 1\n")
+    deploy.deploy(d, mpy_cross=fake_mpy_cross(tmp_path, "C"), out=quiet)
+    assert not (tmp_path / "CIRCUITPY" / "hardware" / "device.py").exists()
+    assert (tmp_path / "CIRCUITPY" / "hardware" / "device.mpy").exists()
 
 
 def test_command_line_reports_errors_without_a_traceback(tmp_path, capsys):

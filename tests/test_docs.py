@@ -3,7 +3,6 @@
 import os
 import re
 
-from hardware import settings as S
 from harness import ROOT
 
 
@@ -21,13 +20,15 @@ def test_ci_runs_exactly_the_readme_test_command():
 
 
 def test_every_setting_is_documented_in_the_readme_and_the_example():
+    from hardware.start import KEYS, read
+
     text = readme()
     with open(os.path.join(ROOT, "settings.example.toml")) as f:
         example = f.read()
-    for key, *_ in S.KEYS:
-        assert "`%s`" % key in text
-        assert re.search(r"^%s = " % key, example, re.M)
-    assert S.Settings(example).errors == []  # the example itself is valid
+    for key, *_ in KEYS:
+        assert "`%s`" % key in text, key
+        assert re.search(r"^%s = " % key, example, re.M), key
+    assert read(example.split("\n"))[1] == 0  # the example itself is valid: nothing reported
 
 
 def test_sounds_are_exactly_what_the_synth_script_makes():

@@ -1,93 +1,117 @@
-"""The saved game against power cuts at every flash operation of every save, per board."""
+"""The saved game against power cuts at every flash operation of every save, per board.
+
+The board saves with ``Referee.save`` (qiklaxon/core.py) and reads back with
+``restore.find`` and ``restore.load`` (qiklaxon/restore.py); tools/simboard/flashsim.py
+models each chip's nvm writes and cuts the power part-way through any one of them.
+"""
 
 import random
 
 import pytest
 
 from flashsim import FlashSim, PowerCut
-from qiklaxon import Game
-from qiklaxon.journal import LOG, PINGPONG, Journal, crc16, record
+from qiklaxon import restore
+from qiklaxon.core import Referee, check
+from qiklaxon.game import Game
 
-LAYOUT = {"rp2040": LOG, "nrf52840": PINGPONG, "samd21": PINGPONG}
+LOG = {"rp2040": True, "nrf52840": False, "samd21": False}  # as the profiles say
 
 
-def game_states(n, seed=5):
-    """Distinct encoded states of a game played by ``n`` random actions."""
+def played(n, seed=5, players=6):
+    """A game and ``n`` random accepted actions, one at a time: yields the game."""
     rng = random.Random(seed)
-    g = Game(6, finish=None)
-    states = [g.to_bytes()]
-    while len(states) < n:
-        action = rng.choice(["roll", "ask", "answer", "answer", "pass_", "klaxon", "reveal", "move"])
+    g = Game(players)
+    done = 0
+    while done < n:
+        action = rng.choice(["roll", "ask", "answer", "answer", "pass_", "klaxon", "reveal",
+                             "move", "undo"])
         try:
             if action == "roll":
                 g.roll(rng.randint(1, 6), rng.randint(1, 6), rng.randint(1, 6))
             elif action == "reveal":
-                g.reveal([s for s in range(6) if g.mark(s) == 1 and rng.random() < 0.5])
+                g.reveal([s for s in range(players) if g.mark(s) == 1 and rng.random() < 0.5])
             elif action == "move":
-                g.move(rng.randrange(6), rng.randint(-9, 9))
+                g.move(rng.randrange(players), rng.choice([-9, -2, 1, 4, 12]))
+            elif action == "undo":
+                if not g.undo():
+                    continue
+            elif action == "klaxon":
+                if g.klaxon() is None:
+                    continue
             else:
                 getattr(g, action)()
         except ValueError:
             continue
-        if g.to_bytes() != states[-1]:
-            states.append(g.to_bytes())
-    return states
+        done += 1
+        yield g
 
 
-def cut_every_op(board, states, double_every=0):
-    """Save each state; before each save, try a power cut at every operation of it."""
+def state(r):
+    """What the table sees of referee ``r``: its state and positions."""
+    return bytes(r.S), list(r.P)
+
+
+def reboot(flash, board):
+    """Power on again: the referee restore.py would make, or None (no valid record)."""
+    j, saved = restore.find(flash, LOG[board])
+    if saved is None:
+        return None
+    r = Referee(6)
+    r.j = j
+    assert restore.load(r, saved), "a record that passes its check must load"
+    return r
+
+
+def cut_every_op(board, saves, double_every=0):
+    """Save after each action; before each save, a power cut at every operation of it."""
     flash = FlashSim(board, seed=1)
     outcomes = {"new": 0, "previous": 0, "lost": 0, "cuts": 0, "double": 0}
     previous = None
-    for i, state in enumerate(states):
-        snapshot = bytes(flash.mem)
-        ops = len(flash.plan(*_next_write(flash, board, state)))
+    for i, g in enumerate(played(saves)):
+        r = g.core
+        if r.j is None:
+            r.j = restore.find(flash, LOG[board])[0]
+        snapshot, j = bytes(flash.mem), list(r.j)
+        before = flash.ops
+        r.save()
+        ops = flash.ops - before
         for k in range(ops):
             flash.mem[:] = snapshot
+            r.j[:] = j
             flash.cut_after(k)
             try:
-                Journal(flash, LAYOUT[board]).save(state)
+                r.save()
             except PowerCut:
                 pass
             outcomes["cuts"] += 1
             if double_every and k % double_every == 0:  # the power goes again during the retry
                 flash.cut_after(k // 2)
+                r.j[:] = restore.find(flash, LOG[board])[0]  # as the board sees it after the cut
                 try:
-                    Journal(flash, LAYOUT[board]).save(state)
+                    r.save()
                 except PowerCut:
                     pass
                 outcomes["double"] += 1
             flash.cut_after(None)
-            got = Journal(flash, LAYOUT[board]).payload  # the reboot
-            if got == state:
+            got = reboot(flash, board)
+            if got is not None and state(got) == state(r):
                 outcomes["new"] += 1
-            elif got == previous:
-                outcomes["previous"] += 1
+            elif got is not None and state(got) == previous or got is None and previous is None:
+                outcomes["previous"] += 1  # (before the first save: a fresh game, as it was)
             else:
-                assert got is None, "restored a game that was never saved last (save %d, cut %d)" % (i, k)
+                assert got is None, "restored a game never saved last (save %d, cut %d)" % (i, k)
                 outcomes["lost"] += 1
         flash.mem[:] = snapshot
-        assert Journal(flash, LAYOUT[board]).save(state) or state == previous
-        assert Journal(flash, LAYOUT[board]).payload == state  # and play goes on
-        previous = state
+        r.j[:] = j
+        r.save()
+        assert state(reboot(flash, board)) == state(r)  # and play goes on
+        previous = state(r)
     return outcomes, flash
-
-
-def _next_write(flash, board, state):
-    """(start, data) of the nvm write the next save will make, for counting its operations."""
-    j = Journal(flash, LAYOUT[board])
-    size = len(flash)
-    rec = record((j.seq + 1) & 0xFFFF, state)
-    if LAYOUT[board] == PINGPONG:
-        return (size // 2 if j._at == 0 and j.seq >= 0 else 0), rec
-    if j._end + len(rec) <= size:
-        return j._end, rec
-    return 0, rec + b"\xff" * (size - len(rec))
 
 
 @pytest.mark.parametrize("board, saves", [("rp2040", 190), ("nrf52840", 40), ("samd21", 60)])
 def test_power_cut_at_every_operation_restores_the_last_or_previous_save(board, saves):
-    outcomes, flash = cut_every_op(board, game_states(saves), double_every=3)
+    outcomes, flash = cut_every_op(board, saves, double_every=3)
     assert outcomes["cuts"] > saves
     if board == "nrf52840":
         assert outcomes["lost"] == 0  # two pages: an erase never takes both copies
@@ -97,45 +121,72 @@ def test_power_cut_at_every_operation_restores_the_last_or_previous_save(board, 
     print(board, outcomes, "erases per unit:", flash.erases)
 
 
+def test_undo_history_survives_a_power_cycle():
+    flash = FlashSim("rp2040")
+    g = Game(4)
+    g.core.j = restore.find(flash, True)[0]
+    g.ask()
+    g.answer()
+    g.pass_()
+    g.klaxon()
+    g.core.save()
+    r = reboot(flash, "rp2040")
+    h = Game.__new__(Game)
+    h.core, h.refusal = r, None
+    assert (h.phase, h.challenger, h.challenged) == ("reveal", 3, 1)
+    assert h.undo() and h.phase == "answering" and h.answering == 3  # the Klaxon undone
+    assert h.undo() and h.answering == 2  # the pass
+    assert h.undo() and h.undo() and h.phase == "idle"  # the answer, the ask
+    assert not h.undo()
+
+
 def test_rp2040_log_appends_without_erasing_until_full():
     flash = FlashSim("rp2040")
-    j = Journal(flash, LOG)
-    states = game_states(120)
-    for s in states:
-        j.save(s)
-    assert flash.erases == [0]  # ~30-byte records: 120 fit in the erased sector
-    for s in game_states(200, seed=9):
-        j.save(s)
-    assert flash.erases[0] >= 1 and Journal(flash, LOG).payload == j.payload
+    r = None
+    for g in played(40):
+        r = g.core
+        r.j = r.j or restore.find(flash, True)[0]
+        r.save()
+    assert flash.erases == [0]  # 40 records of ~50 bytes fit in the erased sector
+    for _ in range(120):
+        r.save()
+    assert flash.erases[0] >= 1 and state(reboot(flash, "rp2040")) == state(r)
 
 
-def test_saves_that_change_nothing_write_nothing():
-    flash = FlashSim("nrf52840")
-    j = Journal(flash, PINGPONG)
-    state = Game(4).to_bytes()
-    assert j.save(state) is True
-    ops = flash.ops
-    assert j.save(state) is False and flash.ops == ops
-
-
-@pytest.mark.parametrize("garbage", [b"", b"\x00" * 4096, bytes(range(256)) * 16, b"QQQQ" * 1024])
+@pytest.mark.parametrize("garbage", [b"", b"\x00" * 4096, bytes(range(256)) * 16, b"QQQQ" * 1024,
+                                     b"Q\x00\x01\x05" * 1024])
 def test_empty_or_foreign_store_loads_nothing_and_then_saves(garbage):
     flash = FlashSim("rp2040")
     flash.mem[:len(garbage)] = garbage
-    j = Journal(flash, LOG)
-    assert j.payload is None
-    j.save(b"abc")
-    assert Journal(flash, LOG).payload == b"abc"
+    assert reboot(flash, "rp2040") is None
+    g = Game(6)
+    g.core.j = restore.find(flash, True)[0]
+    g.ask()
+    g.core.save()
+    assert state(reboot(flash, "rp2040")) == state(g.core)
+
+
+def test_a_record_that_checks_but_does_not_replay_is_refused():
+    r = Referee(4)
+    r.n = 2
+    r.L[0:2] = b"\x05\x00"  # a Klaxon between questions: the rules refuse it
+    rec = bytearray([2]) + r.B + bytes(20) + bytes(r.L[:2])
+    assert not restore.load(Referee(4), bytes(rec))
+    bad = bytearray(rec)
+    bad[1] = 11  # eleven players
+    assert not restore.load(Referee(4), bytes(bad))
 
 
 def test_sequence_numbers_wrap():
     flash = FlashSim("nrf52840")
-    j = Journal(flash, PINGPONG)
-    j.seq = 0xFFFE
-    for payload in (b"a", b"b", b"c"):
-        j.save(payload)
-    assert Journal(flash, PINGPONG).payload == b"c"
+    g = Game(4)
+    g.core.j = restore.find(flash, False)[0]
+    g.core.j[2] = 0xFFFE
+    for _ in range(3):
+        g.ask() if g.phase == "idle" else g.answer()
+        g.core.save()
+    assert state(reboot(flash, "nrf52840")) == state(g.core)
 
 
-def test_crc_is_ccitt_false():
-    assert crc16(b"123456789") == 0x29B1
+def test_check_is_fletcher_16():
+    assert check(b"abcde", 5) == 0xC8F0

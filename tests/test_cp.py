@@ -1,0 +1,82 @@
+"""The CircuitPython 10 lane (tools/cpvm.py): the firmware, deployed as tools/deploy.py
+deploys it (.mpy from CircuitPython's own mpy-cross), runs its unedited code.py on
+CircuitPython's 32-bit unix VM and prints the same console lines, at the same
+simulated times, as the CPython harness; and the Express's build fits its heap."""
+
+import os
+
+import pytest
+
+import cpvm
+import scenario
+from harness import Sim
+
+if cpvm.find() is None:
+    pytest.skip(cpvm.HOW_TO_GET, allow_module_level=True)
+
+# The Express has ~16 KB of heap for the firmware: its peak need (Drive.need) must
+# leave room. Measure, don't loosen: a failure here is a firmware regression.
+EXPRESS_HEAP_BUDGET = 14 * 1024
+BUDGET_SCRIPT = "100 b\n700 a\n1300 klaxon\n"  # ask, answer, then a challenge
+BUDGET_END_MS = 3500
+
+
+@pytest.fixture(scope="module")
+def drives():
+    """Drives by (build, settings text), each deployed once for the module."""
+    made = {}
+
+    def get(profile, settings=""):
+        if (profile, settings) not in made:
+            made[profile, settings] = cpvm.Drive(profile, settings=settings)
+        return made[profile, settings]
+
+    yield get
+    for d in made.values():
+        d.close()
+
+
+def harness_lines(profile, settings, script, end_ms):
+    sim = Sim(settings, board_name=profile)
+    sim.play(scenario.taps(script), end_ms)
+    return sim.canonical()
+
+
+def assert_clean(out, ok):
+    assert ok, out[-2000:]
+    for word in ("MemoryError", "Traceback", "cannot start", "fault:"):
+        assert word not in out, out[-2000:]
+
+
+@pytest.mark.parametrize("profile", ["cpx", "cpb", "pico"])
+def test_a_question_gives_the_harness_lines_on_circuitpython(drives, profile):
+    d = drives(profile)
+    # what runs is what a deploy puts on that board: the modules as .mpy, code.py as .py
+    assert os.path.exists(os.path.join(d.path, "hardware", "device.mpy"))
+    assert not os.path.exists(os.path.join(d.path, "hardware", "device.py"))
+    assert os.path.exists(os.path.join(d.path, "code.py"))
+    lines, base, out, ok = d.run(scenario.taps(scenario.QUESTION), 9000)
+    assert_clean(out, ok)
+    expect = harness_lines(profile, "", scenario.QUESTION, 9000)
+    assert lines == expect
+    # the referee ran the whole question: an ask, a challenge, the reveal
+    assert {"ask", "klaxon", "reveal"} <= {line.split()[1] for line in lines}
+
+
+def test_a_pure_klaxon_gives_the_harness_lines_on_circuitpython(drives):
+    settings = "QK_KLAXON_ONLY = 1\n"
+    lines, base, out, ok = drives("cpb", settings).run(scenario.taps(scenario.QUESTION), 9000)
+    assert_clean(out, ok)
+    expect = harness_lines("cpb", settings, scenario.QUESTION, 9000)
+    assert lines == expect
+    assert [line.split(" ", 1)[1] for line in lines] == ["klaxon sounded"] * 2
+
+
+def test_the_express_firmware_needs_at_most_14_kb_of_heap(drives):
+    expect = harness_lines("cpx", "", BUDGET_SCRIPT, BUDGET_END_MS)
+    assert expect[-1].split()[1] == "klaxon"  # the challenge was accepted: the peak counts
+    need, per_layout, names = drives("cpx").need(scenario.taps(BUDGET_SCRIPT), BUDGET_END_MS,
+                                                 expect)
+    print("Express heap need", need, "bytes; per layout", per_layout, "; names", names)
+    assert need <= EXPRESS_HEAP_BUDGET, "the Express firmware needs %d bytes (%s), over %d" % (
+        need, per_layout, EXPRESS_HEAP_BUDGET)
