@@ -3,8 +3,9 @@
 ``Device.poll()`` is one pass of the loop; it never blocks, and allocates
 nothing when nothing happens. Every pass samples the Klaxon; every eighth
 pass also follows the sound, draws the lights and samples buttons A and B
-(at most every 5 ms; a level two samples agree on is taken); the chores (the watchdog, sleeping, saving, recovering from a fault)
-run every 256th pass.
+(at most every 5 ms; a level two samples agree on is taken); the chores
+(the watchdog, sleeping, saving, recovering from a fault) run every 256th
+pass.
 
 The Klaxon comes first and the rest cannot stop it. A press is decided (in
 referee mode after any A/B press made before it, so presses count in the
@@ -15,9 +16,10 @@ later, the referee is rebuilt from its own log.
 
 A and B act when let go: a tap is a key's first meaning; held, the ring
 shows in turn its longer meanings (the button's ladder) and letting go takes
-the one shown. Any other press lets go of a held button first.
+the one shown. Any other press lets go of a held button first, and when the
+Klaxon goes down a button that is down but not yet taken counts first.
 
-Sounds are WAV samples on an audio output, or tone sweeps (hardware/tone.py):
+Sounds are WAV samples on an audio output, or tone sweeps (hardware/outputs.py):
 a piezo's PWM frequency, or the Express's DAC playing a looped waveform whose
 pitch is its sample rate (re-played every 20 ms while the pitch moves).
 

@@ -73,7 +73,9 @@ def find():
 
 
 # The program the VM runs: stand-ins, the pin script, then code.py itself.
-RUNNER = """\
+# What every program run on the VM starts with: the stand-ins as the build has them (its
+# C modules, what it lacks absent), its nvm, the pins' idle levels and script.
+PRELUDE = """\
 import sys, gc, builtins
 import simclock, simpins, board, microcontroller, _audioout, _wavefile, _quittime
 if 'audiomixer' not in %(absent)r:
@@ -93,6 +95,8 @@ for name in %(frozen)r + %(cmods)r:
     __import__(name)
 _ABSENT = %(absent)r
 _import = builtins.__import__
+"""
+RUNNER = PRELUDE + """\
 _print = builtins.print
 _END_US = %(end_us)d
 _state = [None, True]
@@ -304,24 +308,7 @@ class Drive:
 
 # The firmware's heap, part by part: what each module holds once imported (bytecode,
 # names, its objects), then what start-up leaves (the parts), then a Klaxon.
-BREAKDOWN = """\
-import sys, gc, builtins
-import simclock, simpins, board, microcontroller, _audioout, _wavefile, _quittime
-if 'audiomixer' not in %(absent)r:
-    import _mixer
-board.use(%(profile)r)
-_audioout.record = False
-sys.modules['audiocore'] = _wavefile
-if 'audiomixer' not in %(absent)r:
-    sys.modules['audiomixer'] = _mixer
-sys.modules['time'] = _quittime
-microcontroller.nvm = bytearray(%(nvm)r)
-for pin_name, level in %(idle)r:
-    simpins.set_idle(getattr(board, pin_name).id, level)
-for name in %(frozen)r + %(cmods)r:
-    __import__(name)
-_ABSENT = %(absent)r
-_import = builtins.__import__
+BREAKDOWN = PRELUDE + """\
 _print = builtins.print
 
 
@@ -413,6 +400,7 @@ def breakdown(drive, fill=None):
         idle.append((prof["switch"][0], not prof["switch"][1]))
     code = BREAKDOWN % {
         "profile": drive.profile, "nvm": b"\xff" * NVM_SIZE[drive.profile], "idle": idle,
+        "steps": [],
         "frozen": FROZEN.get(drive.profile, ()), "cmods": C_MODULES[drive.profile],
         "fill": fill or 0,
         "absent": ABSENT[drive.profile],

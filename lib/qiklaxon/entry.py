@@ -77,7 +77,8 @@ def move(r, k):
         u[1] = 0
         return True
     if m:  # how far to move: A adds 1, A held 10, B moves it
-        if k == 1 or k == 2:
+        if k == 1 or k == 2:  # (as reveal.py's penalty: overlays never share RAM with
+            # each other, and a shared function would stay in the core's)
             k = u[1] + (1 if k == 1 else 10)
             if k > 99:
                 return False

@@ -65,7 +65,7 @@ def penalty(r, k):
         u[0] = 0
         r.out(26)
         return True
-    if k == 1 or k == 2:
+    if k == 1 or k == 2:  # (as entry.py's move: see there)
         k = u[1] + (1 if k == 1 else 10)
         if k > 99:
             return False
