@@ -190,11 +190,12 @@ class Device:
             self.crash(e)
 
     def crash(self, e):
-        """An exception: say what, show it, and be a pure Klaxon for a while."""
-        print("fault: the referee failed: %r" % (e,))
+        """An exception: be a pure Klaxon for a while, then say what and show it (which
+        may fail too, out of memory: the Klaxon goes on regardless)."""
         self.f[_FAULT] = 1
         self.t[_FT] = ticks_ms()
         try:
+            print("fault: the referee failed: %r" % (e,))
             self.render()
         except Exception:
             pass
@@ -225,7 +226,8 @@ class Device:
                 ok = r.key(k)
             except Exception as e:
                 self.crash(e)
-        elif k:
+        elif k:  # a fault: A and B wait for the referee
+            self.play(1, n)
             return
         else:
             print("klaxon sounded")
@@ -280,8 +282,9 @@ class Device:
         """Start sound ``i`` (0 klaxon, 1 denied, 2 blip); during the klaxon the others wait."""
         p = self.p
         f = self.f
-        if f[_CUR] == 0 and i:
-            f[_PEND] = i
+        if f[_CUR] == 0 and i:  # one sound after the klaxon: the buzz if any press was refused
+            if i < f[_PEND]:
+                f[_PEND] = i
             return
         f[_PEND] = 255
         s = p[_SND][i]
@@ -384,19 +387,8 @@ class Device:
         n = S[0]
         u = r.u
         m = u[0]
-        if m == 1 or m == 3 or m == 4:  # a count (a penalty, a move): white tens, units
-            a = u[1] // 10  # orange (blue: a move back); tens, then units, when too many
-            b = u[1] % 10
-            k = 9 if m == 4 else 7
-            for i in range(np):
-                if a + b > np:
-                    c[i] = (1 if i < a else 0) | (k << 4 if i < b else 0)
-                    c[np + i] = _SLOW
-                elif i < a + b:
-                    c[i] = 1 if i < a else k
-            return
-        if m or S[2] == 3:  # an entry, the end: qiklaxon/entry.py draws them
-            r.more(2).draw(r, c, np)
+        if m or S[2] == 3:  # a penalty (reveal.py), an entry or the end (entry.py) draw
+            r.more(1 if m == 1 else 2).draw(r, c, np)  # themselves
             return
         q = 1  # in the reveal: the first answer not marked yet, in answering order
         for s in range(n):

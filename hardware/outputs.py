@@ -44,12 +44,25 @@ def start(p):
         print("no sound: %r" % e)
         bad += 1
     sw = None
-    if prof[3]:
-        p = getattr(board, prof[3][0], None)
+    en = [None, None]
+    # The slide switch, the speaker's enable pin and the LED (driven low); a pin a
+    # button took (settings) is in use: said, and done without
+    for i in (0, 1, 2):
+        p = getattr(board, (prof[3] or ("",))[0] if not i else prof[4 + 2 * i] or "", None)
         if p is not None:
-            sw = digitalio.DigitalInOut(p)
-            sw.switch_to_input(pull=digitalio.Pull.UP)
-    # Lights: the ring or strip, then the speaker's enable pin and the LED (driven low)
+            try:
+                io = digitalio.DigitalInOut(p)
+            except ValueError as e:
+                print("pin %r in use (%r): done without" % (p, e))
+                bad += 1
+                continue
+            if i:
+                io.switch_to_output(value=False)
+                en[i - 1] = io
+            else:
+                io.switch_to_input(pull=digitalio.Pull.UP)
+                sw = io
+    # Lights: the ring or strip
     px = None
     n = v[8] if v[8] >= 0 else prof[7][1]
     if n:
@@ -64,12 +77,6 @@ def start(p):
             print("no lights: %r" % e)
             bad += 1
             n = 0
-    en = [None, None]
-    for i in (0, 1):
-        p = getattr(board, prof[6 + 2 * i] or "", None)
-        if p is not None:
-            en[i] = digitalio.DigitalInOut(p)
-            en[i].switch_to_output(value=False)
     # Sleep until the Klaxon where the port has alarm; the watchdog where it has one
     sl = wd = woke = None
     if prof[9] and v[19] or prof[11]:

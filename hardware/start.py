@@ -47,24 +47,15 @@ KEYS = (
 )
 
 
-def start(b=None, p=None, d=None):
-    """The parts for the ``Device`` on board ``b`` (default: ``board``); ``p``: the
-    lines of settings.toml (default: the file); ``d(1, 6)`` rolls a die (default:
-    ``random.randint``). A build that cannot start says why and blinks its LED:
-    never a crash loop."""
+def start(s, b=None, d=None):
+    """The parts for the ``Device`` from ``s`` (``read()``) on board ``b`` (default:
+    ``board``); ``d(1, 6)`` rolls a die (default: ``random.randint``). A build that
+    cannot start says why and blinks its LED: never a crash loop."""
     if b is None:
         import board as b
     try:
-        f = None
-        if p is None:
-            try:
-                f = p = open("settings.toml")
-            except OSError:
-                p = ()
-        v, bad = read(p)
-        if f:
-            f.close()
-        del f, p
+        v, bad = s
+        del s
         (want, players, first, finish, only, volume, mute, bright, pixels, pk, pa, pb, ps, pp,
          audio, glitch, rearm, long_ms, stuck, sleep) = v
 
@@ -123,70 +114,98 @@ def drop(m):
         delattr(sys.modules["hardware"], m[9:])
 
 
-def read(p):
-    """The settings (in the order below) from ``p``, the lines of settings.toml, and
-    how many lines were reported on the console."""
+def read(p=None):
+    """(the settings in the order of ``KEYS``, how many lines were reported on the
+    console) from ``p``, the lines of settings.toml (default: the file; none: the
+    defaults). code.py collects the garbage of reading it before ``start`` makes the
+    objects that stay."""
+    f = None
+    if p is None:
+        try:
+            f = p = open("settings.toml", "rb")  # bytes: a stray byte is no UnicodeError
+        except OSError:
+            p = ()
     keys = KEYS
     out = []
     for k in keys:
         out.append(k[1])
     bad = 0
     no = 0
-    for line in p:
-        # As bytes: indexing a string makes one-letter strings, which stay in RAM as names.
-        line = line.encode()
-        no += 1
-        why = None
-        if no == 1 and line[:3] == b"\xef\xbb\xbf":
-            print("settings.toml line 1: starts with a byte order mark; read without it")
-            bad += 1
-            line = line[3:]
-        line = line.strip()
-        if not line or line[0] in b"#[":  # a comment or a [table]
-            continue
-        i = line.find(b"=")
-        key = line[:i].strip().decode() if i > 0 else ""
-        text = line[i + 1:].strip()
-        for k in range(len(keys)):
-            name, default, low, high = keys[k]
-            if name == key or name == key.upper():
-                break
-        else:
-            k = -1
-        if not key:
-            why = "not KEY = value; ignored"
-        elif k < 0:
-            if key.upper()[:3] != "QK_":
-                continue  # CircuitPython's own (CIRCUITPY_...) and other programs' keys
-            why = "unknown key %s; ignored" % key
-        elif name != key:
-            why = "%s must be upper case (%s); ignored" % (key, name)
-        else:
-            value = None
-            if text[:1] == b'"':  # "text"
-                i = text.find(b'"', 1)
-                if i > 0 and text[i + 1:].strip()[:1] in (b"", b"#"):
-                    value = text[1:i].decode()
-            else:
+    try:
+        for line in p:
+            # As bytes: indexing a string makes one-letter strings, which stay in RAM as names.
+            if not isinstance(line, bytes):
+                line = line.encode()
+            no += 1
+            why = None
+            if no == 1 and line[:3] == b"\xef\xbb\xbf":
+                print("settings.toml line 1: starts with a byte order mark; read without it")
+                bad += 1
+                line = line[3:]
+            if no == 1 and line[:2] in (b"\xff\xfe", b"\xfe\xff"):
+                print("settings.toml is UTF-16 text: save it as UTF-8; using the defaults")
+                return out, bad + 1
+            line = line.strip()
+            if not line or line[0] == 35:  # a comment
+                continue
+            if line[0] == 91:  # a [table]: CircuitPython reads only the keys above it
+                print("settings.toml line %d: a [table]; the lines after it are not read, as "
+                      "CircuitPython does not read them" % no)
+                return out, bad + 1
+            i = line.find(b"=")
+            text = line[i + 1:].strip()  # the value, and a comment after it cut off
+            j = text.find(b'"', 1) + 1 if text[:1] == b'"' else 0
+            if j and text[j:].strip()[:1] in (b"", b"#"):
+                text = text[:j]
+            elif not j:
                 text = text.split(b"#")[0].strip()
-                try:
-                    value = int(text)
-                except ValueError:
-                    pass
-            text = text.decode()
-            if low > high:
-                if isinstance(value, str):
-                    out[k] = value
-                    continue
-                want = "text in double quotes"
+            try:
+                key = line[:i].strip().decode() if i > 0 else ""
+                text = text.decode()
+            except ValueError:  # (UnicodeError)
+                print("settings.toml line %d: not UTF-8 text; ignored" % no)
+                bad += 1
+                continue
+            for k in range(len(keys)):
+                name, default, low, high = keys[k]
+                if name == key or name == key.upper():
+                    break
             else:
-                if isinstance(value, int) and low <= value <= high:
-                    out[k] = value
-                    continue
-                want = "a whole number from %d to %d" % (low, high)
-            why = "%s = %s is not %s; using %r" % (key, text, want, default)
-        print("settings.toml line %d: %s" % (no, why))
-        bad += 1
+                k = -1
+            if not key:
+                why = "not KEY = value; ignored"
+            elif k < 0:
+                if key.upper()[:3] != "QK_":
+                    continue  # CircuitPython's own (CIRCUITPY_...) and other programs' keys
+                why = "unknown key %s; ignored" % key
+            elif name != key:
+                why = "%s must be upper case (%s); ignored" % (key, name)
+            else:
+                value = None
+                if text[:1] == '"':  # "text"
+                    if len(text) > 1 and text[-1:] == '"':
+                        value = text[1:-1]
+                elif text.lstrip("-").isdigit():  # decimal digits only, as on every board
+                    try:
+                        value = int(text)
+                    except ValueError:
+                        pass
+                if low > high:
+                    if isinstance(value, str):
+                        out[k] = value
+                        continue
+                    want = "text in double quotes"
+                else:
+                    if isinstance(value, int) and low <= value <= high:
+                        out[k] = value
+                        continue
+                    want = "a whole number from %d to %d" % (low, high)
+                why = "%s = %s is not %s; using %r" % (key, text, want, default)
+            print("settings.toml line %d: %s" % (no, why))
+            bad += 1
+    finally:
+        if f:
+            f.close()
     return out, bad
 
 
@@ -229,6 +248,11 @@ def buttons(board, prof, v):
                 bad += 1
         else:
             continue
+        if kp and p in [kp[1]] + [b[2] for b in keys]:  # two buttons on one pin
+            print("QK_PIN_%s = %r: another button's pin; not wired" % (("KLAXON", "A", "B")[i],
+                                                                         n))
+            bad += 1
+            continue
         if d and p is getattr(board, d[0], None):
             high = d[1]
         else:  # a pin named in the settings: wired to GND, unless a built-in button to +V
@@ -239,7 +263,7 @@ def buttons(board, prof, v):
             k = Debouncer(io, interval=v[15] / 1000)
             kp = (io, p, high)
         else:
-            keys.append((io, 0 if high else 1))
+            keys.append((io, 0 if high else 1, p))
     if k is None:
         raise RuntimeError("no Klaxon button pin: set QK_PIN_KLAXON in settings.toml")
     # Each button's ladder of keys and when each is reached (ms held): two buttons,
@@ -248,8 +272,8 @@ def buttons(board, prof, v):
     b = []
     for i in keys:
         if len(keys) == 1:
-            b.append(i + (b"\x01\x04\x05\x02\x06\x03", (0, n, 2 * n, 3 * n, max(4 * n, 2000),
+            b.append(i[:2] + (b"\x01\x04\x05\x02\x06\x03", (0, n, 2 * n, 3 * n, max(4 * n, 2000),
                                                           max(5 * n, 2000 + n))))
         else:
-            b.append(i + (b"\x04\x05\x06" if b else b"\x01\x02\x03", (0, n, max(2 * n, 2000))))
+            b.append(i[:2] + (b"\x04\x05\x06" if b else b"\x01\x02\x03", (0, n, max(2 * n, 2000))))
     return k, kp, b, bad

@@ -80,3 +80,20 @@ def test_the_express_firmware_needs_at_most_14_kb_of_heap(drives):
     print("Express heap need", need, "bytes; per layout", per_layout, "; names", names)
     assert need <= EXPRESS_HEAP_BUDGET, "the Express firmware needs %d bytes (%s), over %d" % (
         need, per_layout, EXPRESS_HEAP_BUDGET)
+
+
+def test_a_settings_file_with_a_stray_byte_starts_on_circuitpython_itself():
+    """A Latin-1 byte (an accented word in a comment) or a UTF-16 file: reported, and the
+    device starts (on the real VM, text mode would raise UnicodeError)."""
+    if cpvm.find() is None:
+        pytest.skip(cpvm.HOW_TO_GET)
+    for text in (b"QK_PLAYERS = 5 # caf\xe9\nQK_PIN_A = \"\xe9\"\n",
+                 "QK_PLAYERS = 5\n".encode("utf-16")):
+        d = cpvm.Drive("cpx", settings=text)
+        try:
+            lines, _, out, ok = d.run(scenario.taps("100 b\n700 a\n1300 klaxon\n"), 3000)
+        finally:
+            d.close()
+        assert ok and "cannot start" not in out, out[-500:]
+        assert any("settings.toml" in line for line in lines)
+        assert any(" klaxon " in line for line in lines)

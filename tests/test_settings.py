@@ -82,7 +82,7 @@ def test_every_text_key_reports_bad_values_by_line_and_uses_its_default(key, def
 
 def test_no_lines_and_comments_only_mean_the_defaults(capsys):
     assert reads([], capsys) == (DEFAULTS, 0, [])
-    assert reads(["# nothing set", "", "   ", "[a table]"], capsys) == (DEFAULTS, 0, [])
+    assert reads(["# nothing set", "", "   "], capsys) == (DEFAULTS, 0, [])
 
 
 # ------------------------------------------------------ read(): the whole file
@@ -95,8 +95,9 @@ def test_lines_that_are_not_settings_are_reported_with_their_line_numbers(capsys
         "= 5",  # 5: no key
         "QK_MUTE =",  # 6: no value
         "  # an indented comment",  # 7: fine
-        "[section]",  # 8: fine (CircuitPython ignores tables too)
-        "QK_VOLUME = 3",  # 9: fine, and still read after all of the above
+        "QK_VOLUME = 3",  # 8: fine, and still read after all of the above
+        "[section]",  # 9: CircuitPython reads no key after a table: reported ...
+        "QK_BRIGHTNESS = 50",  # 10: ... and this is not read
     ]
     values, bad, out = reads(lines, capsys)
     assert out == [
@@ -106,6 +107,8 @@ def test_lines_that_are_not_settings_are_reported_with_their_line_numbers(capsys
         "settings.toml line 4: not KEY = value; ignored",
         "settings.toml line 5: not KEY = value; ignored",
         number_message(6, "QK_MUTE", "", 0, 1, 0),
+        "settings.toml line 9: a [table]; the lines after it are not read, as CircuitPython "
+        "does not read them",
     ]
     assert bad == len(out)
     expected = with_value("QK_PLAYERS", 6)
@@ -212,11 +215,11 @@ def test_start_reads_settings_toml_on_the_drive_and_no_file_means_the_defaults(t
 
     monkeypatch.chdir(tmp_path)  # the drive's root
     capsys.readouterr()
-    parts = start_module.start(board, None, None)  # no settings.toml
+    parts = start_module.start(start_module.read(), board)  # no settings.toml
     assert parts[2] == DEFAULTS and parts[3] == 0  # (board, build, values, reports, ...)
     assert capsys.readouterr().out == ""
     (tmp_path / "settings.toml").write_text("QK_PLAYERS = 6\nQK_VOLUME = 11\n", encoding="utf-8")
-    parts = start_module.start(board, None, None)
+    parts = start_module.start(start_module.read(), board)
     assert parts[2] == with_value("QK_PLAYERS", 6) and parts[3] == 1
     assert capsys.readouterr().out.splitlines() == [
         number_message(2, "QK_VOLUME", "11", 0, 10, 8)]
@@ -242,7 +245,7 @@ def test_a_board_with_no_usable_klaxon_pin_says_what_to_set_and_blinks_instead_o
     monkeypatch.setattr(time, "sleep", sleep)
     capsys.readouterr()
     with pytest.raises(Blinking):  # it never returns: it blinks for ever
-        start_module.start(Bare, [], None)
+        start_module.start(start_module.read([]), Bare)
     assert capsys.readouterr().out.splitlines()[-1] == (
         "QI Klaxon cannot start: RuntimeError('no Klaxon button pin: set QK_PIN_KLAXON in "
         "settings.toml')")
@@ -440,3 +443,14 @@ def test_sim_settings_naming_a_missing_file_exits_2_with_a_message(tmp_path):
     r = run_sim("--settings", str(settings), "--script", str(script))
     assert r.returncode == 0, r.stderr
     assert '"event": "error"' in r.stdout and "QK_PLAYERS = 14" in r.stdout
+
+
+def test_bytes_that_are_not_utf8_or_a_utf16_file_are_reported_never_fatal(capsys):
+    values, bad, out = reads([b"QK_PLAYERS = 5 # caf\xe9", b'QK_PIN_A = "\xe9"',
+                              b"QK_VOLUME = 1_000"], capsys)
+    assert values == with_value("QK_PLAYERS", 5)  # the comment's stray byte does not matter
+    assert out == ["settings.toml line 2: not UTF-8 text; ignored",
+                   number_message(3, "QK_VOLUME", "1_000", 0, 10, 8)]
+    values, bad, out = reads([b"\xff\xfeQ\x00K\x00_\x00"], capsys)
+    assert values == DEFAULTS and bad == 1
+    assert out == ["settings.toml is UTF-16 text: save it as UTF-8; using the defaults"]

@@ -266,3 +266,102 @@ def test_from_bytes_accepts_only_states_play_can_reach_and_canonical_encodings(p
             with pytest.raises(ValueError):
                 Game.from_bytes(bytes(m))
     assert accepted and g
+
+
+# ------------------------------------------- what a hostile table found afterwards
+def test_a_fault_whose_report_runs_out_of_memory_still_leaves_a_klaxon(monkeypatch):
+    import builtins
+
+    sim = Sim(players=3)
+    sim.press("b", 100, 80)
+    sim.press("a", 600, 80)
+    sim.run_until_ms(1200)
+    d = sim.device
+
+    def broken(k):
+        raise MemoryError("memory allocation failed")
+
+    monkeypatch.setattr(d.r, "key", broken)
+    real_print = builtins.print
+
+    def no_room(*a, **k):  # the report itself cannot be made
+        if a and str(a[0]).startswith("fault"):
+            raise MemoryError("memory allocation failed")
+        return real_print(*a, **k)
+
+    monkeypatch.setattr(builtins, "print", no_room)
+    sim.press("klaxon", 1300, 100)  # the referee fails, and so does its report
+    sim.run_until_ms(1700)
+    monkeypatch.setattr(builtins, "print", real_print)
+    sim.press("klaxon", 2000, 100)  # still a Klaxon
+    sim.run_until_ms(2400)
+    assert [n for _, n in sim.sounds()][-2:] == ["klaxon", "klaxon"]
+    assert d.f[15] == 1  # a fault: a pure Klaxon until the referee is rebuilt
+
+
+@pytest.mark.parametrize("start", [32700, -32700])
+def test_pieces_stop_at_the_edge_of_16_bits_and_never_break_the_referee(start):
+    sim = Sim(players=3)
+    sim.device.r.P[1] = start
+    sim.device.r.Q[1] = start  # as if played there
+    t = 100
+    back = start < 0
+    for c, hold in [("a", 2300), ("a", 80), ("a", 900) if back else ("b", 80)] + \
+            [("a", 900)] * 9 + [("b", 80)]:  # move seat 1 by 90 squares
+        sim.press(c, t, hold)
+        t += hold + 400
+    sim.run_until_ms(t + 1500)
+    assert sim.game.positions[1] == (-32767 if back else 32767)
+    assert not sim.named("fault")
+    after = Sim(players=3, nvm=sim.nvm)  # and the saved game comes back
+    assert after.game.positions[1] == sim.game.positions[1] and not after.named("fault")
+
+
+def test_the_api_refuses_what_would_leave_16_bits():
+    g = Game(3)
+    g.move(0, 32000)
+    with pytest.raises(ValueError):
+        g.move(0, 1000)
+    with pytest.raises(ValueError):
+        g.move(1, 40000)
+    assert g.positions == [32000, 0, 0]
+    g.move(0, 765)
+    with pytest.raises(ValueError):
+        g.roll(1, 6, 1)  # the QM would pass 32767
+    assert g.undo() and g.positions == [32000, 0, 0]
+
+
+def test_a_refused_tap_during_the_klaxon_is_heard_after_it():
+    sim = Sim(players=4)
+    for c, t in (("b", 100), ("a", 600), ("klaxon", 1200)):
+        sim.press(c, t, 80)
+    sim.press("a", 1300, 80)  # marks seat 1 right: taken
+    sim.press("a", 1500, 800)  # A held in the reveal: refused (both while the klaxon sounds)
+    sim.run_until_ms(4000)
+    assert [n for _, n in sim.sounds()][-2:] == ["klaxon", "denied"]  # the buzz wins
+
+
+def test_two_buttons_on_one_pin_are_reported_and_the_second_is_not_wired():
+    sim = Sim('QK_PIN_B = "Dx_INPUT_TRUE_PULL_UP"\n', players=4)  # the Klaxon's own pin
+    assert any("QK_PIN_B" in f["message"] for _, f in sim.named("error"))
+    sim.press("klaxon", 500, 100)
+    sim.run_until_ms(1000)
+    assert not sim.named("ask")  # a Klaxon is not a B tap too
+    assert sim.named("refused")
+
+
+def test_a_script_with_a_day_between_presses_ends_in_seconds(tmp_path):
+    import time
+
+    t0 = time.monotonic()
+    rc, recs, err = run_sim(tmp_path, "1000 down a\n1080 up a\n86400000 down a\n"
+                            "86400080 up a\n", "--board", "cpx")
+    assert rc == 0, err
+    assert [r["event"] for r in recs if r["event"] == "roll"] == ["roll", "roll"]
+    assert time.monotonic() - t0 < 30
+
+
+@pytest.mark.parametrize("line", ["1_000 down a", "\u0661\u0660 down a"])
+def test_script_times_are_plain_decimal_digits(tmp_path, line):
+    rc, recs, err = run_sim(tmp_path, line + "\n")
+    assert rc == 2 and "line 1" in err

@@ -165,8 +165,9 @@ class Drive:
         self.path = folder or tempfile.mkdtemp(prefix="qk-cp-%s-" % profile)
         with open(os.path.join(self.path, "boot_out.txt"), "w") as f:
             f.write(BOOT_OUT[profile])
-        if settings:
-            with open(os.path.join(self.path, "settings.toml"), "w") as f:
+        if settings:  # text, or bytes as they are on the drive
+            with open(os.path.join(self.path, "settings.toml"),
+                      "wb" if isinstance(settings, bytes) else "w") as f:
                 f.write(settings)
         deploy.deploy(self.path, os.path.join(self.cp, "mpy-cross"), out=lambda *a: None)
         self.standins = tempfile.mkdtemp(prefix="qk-cp-standins-")
@@ -344,7 +345,7 @@ for name in %(modules)r:
     __import__(name)
     _step(name)
 import hardware.start
-p = hardware.start.start()
+p = hardware.start.start(hardware.start.read())
 _step('hardware.start (objects after it)')
 import hardware.outputs
 p = hardware.outputs.start(p)

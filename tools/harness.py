@@ -90,7 +90,7 @@ class Sim(scenario.Scenario):
 
     def __init__(self, settings="", players=None, qm=None, klaxon_only=False, board_name=None,
                  start_ms=simclock.POWER_ON_MS, seed=1, pass_us=PASS_US, phase_us=0,
-                 brightness=100, nvm=None, held=(), wake_alarm=None):
+                 brightness=100, nvm=None, held=(), wake_alarm=None, coarse=False):
         # The simulator's flags are settings lines after the file's: the last one counts.
         lines = [settings]
         if players is not None:
@@ -110,6 +110,7 @@ class Sim(scenario.Scenario):
         # a watchdog where the build has one, recording its feeds
         microcontroller.watchdog = Watchdog() if scenario.profile(name)["watchdog"] else None
         alarm.wake_alarm = wake_alarm
+        self.coarse = coarse  # long quiet stretches in 100 ms passes (tools/sim.py)
         self.slept = 0  # deep sleeps so far
         self.asleep = False  # asleep now, waiting for the Klaxon
         self._sounds = []  # (t_us, name) of every sound that really started
@@ -160,7 +161,7 @@ class Sim(scenario.Scenario):
         while True:
             if not self.asleep:
                 try:
-                    super().run_until_us(t_us, pass_us or self.pass_us)
+                    self._run_quiet_fast(t_us, pass_us or self.pass_us)
                     return
                 except alarm.DeepSleep:
                     self.slept += 1
@@ -174,6 +175,24 @@ class Sim(scenario.Scenario):
             alarm.wake_alarm = alarm.pin.PinAlarm(None, value=active)
             self.asleep = False
             self.power_on_again()
+
+    def _run_quiet_fast(self, t_us, pass_us):
+        """Poll until ``t_us``; with ``coarse`` set, long quiet stretches (no pin change
+        for 10 s and more) go in 100 ms passes, from 2 s after the last change to 2 s
+        before the next, so that a script with hours between presses ends in seconds.
+        The device's own timers (sleep, saves, a fault's end) still run, to 100 ms."""
+        while self.coarse and simclock.now_us() < t_us and self.device is not None:
+            now = simclock.now_us()
+            nxt = simpins.next_change_us(now)
+            quiet_end = min(t_us, (nxt if nxt is not None else t_us) - 2_000_000)
+            if quiet_end - now < 10_000_000 or now - simpins.last_change_before_us(now) < \
+                    2_000_000:
+                step_to = min(t_us, now + 2_000_000) if nxt is None or nxt - now > 2_000_000 \
+                    else min(t_us, nxt + 2_000_000)
+                super().run_until_us(step_to, pass_us)
+                continue
+            super().run_until_us(quiet_end, 100_000)
+        super().run_until_us(t_us, pass_us)
 
     def run_until_ms(self, t_ms):
         self.run_until_us(int(t_ms * 1000))

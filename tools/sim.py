@@ -75,7 +75,8 @@ def parse_script(text):
             continue
         parts = line.split()
         try:
-            if len(parts) != 3 or parts[1] not in ("down", "up") or parts[2] not in CONTROLS:
+            if len(parts) != 3 or parts[1] not in ("down", "up") or parts[2] not in CONTROLS \
+                    or not (parts[0].isascii() and parts[0].isdigit()):
                 raise ValueError
             t = int(parts[0])
             if t < 0:
@@ -127,7 +128,7 @@ def write_wav(sim, path):
 
 def make_sim(args):
     return Sim(players=args.players, qm=args.qm, klaxon_only=args.klaxon_only,
-               board_name=args.board, settings=_settings_text(args))
+               board_name=args.board, settings=_settings_text(args), coarse=True)
 
 
 def _settings_text(args):

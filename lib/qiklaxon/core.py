@@ -138,9 +138,10 @@ class Referee:
             S[2] = 1
             S[3] = (qm + 1) % n
         elif op == 6:  # the reveal: right answers forward 3, the Klaxon parties' penalties back
-            for w in range(n):
-                self.P[w] += (3 if (a << 8 | b) >> w & 1 else 0) - (c if w == S[4] else 0) - (
+            for w in range(n):  # (positions stop at +-32767: 16 bits)
+                v = self.P[w] + (3 if (a << 8 | b) >> w & 1 else 0) - (c if w == S[4] else 0) - (
                     d if w == S[5] else 0)
+                self.P[w] = min(32767, max(-32767, v))
             S[1] = (qm + 1) % n  # the QM's turn ends: the dice pass left
             S[2] = 0
         elif op > 2 and op < 6:  # answer, pass, Klaxon: mark the answerer; the turn moves left
@@ -162,7 +163,7 @@ class Referee:
             if op == 7:  # miss a go: the dice pass left
                 S[1] = (qm + 1) % n
             else:
-                self.P[w] += v
+                self.P[w] = min(32767, max(-32767, self.P[w] + v))
                 if op == 1:
                     S[6] = a
         if op == 1 or op > 5:  # pieces moved: the game is over once one reaches the finish

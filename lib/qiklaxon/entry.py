@@ -103,12 +103,16 @@ def move(r, k):
 
 def draw(r, c, np):
     """An entry or the end on the ring (colour | pattern << 4, as hardware/device.py
-    draws them; it draws the counts): a new game's players (sky); the seat being
-    chosen, blinking (white: the first QM, blue: the piece to move); at the end, the
-    winners green blinking fast, the others grey."""
+    draws them): how far to move (white tens, orange units forward, blue back; when
+    they are more than the pixels, tens and units blink in turn on the same pixels); a
+    new game's players (sky); the seat being chosen, blinking (white: the first QM,
+    blue: the piece to move); at the end, the winners green blinking fast, the others
+    grey."""
     u = r.u
     m = u[0]
     n = r.S[0]
+    if m == 3 or m == 4:
+        return count(u[1], c, np, 9 if m == 4 else 7)
     if m == 5:
         for i in range(min(u[1], np)):
             c[i] = 6
@@ -125,3 +129,18 @@ def draw(r, c, np):
         if i < np:
             c[i] = k & 15
             c[np + i] = k >> 4
+
+
+def count(v, c, np, k):
+    """Count ``v`` on the ring: white tens, then units in colour ``k``; when they are more
+    than the pixels, tens and units blink in turn on the same pixels. (As reveal.py's
+    penalty count: overlays never share RAM, and a shared function would stay in the
+    core's.)"""
+    a = v // 10
+    b = v % 10
+    for i in range(np):
+        if a + b > np:
+            c[i] = (1 if i < a else 0) | (k << 4 if i < b else 0)
+            c[np + i] = 1
+        elif i < a + b:
+            c[i] = 1 if i < a else k

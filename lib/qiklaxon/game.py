@@ -37,7 +37,7 @@ PASSED = 2  # passed, or deemed to have passed by a Klaxon
 MIN_PLAYERS = 2
 MAX_PLAYERS = 10
 FORWARD = 3  # squares for a right answer
-POSITION_LIMIT = 32767  # |position| bound (16 bits on the board)
+POSITION_LIMIT = 32767  # |position| bound (16 bits on the board, which stops there)
 FINISH_LIMIT = 9999
 PENALTY_LIMIT = 255
 VERSION = 1  # first byte of to_bytes(); bump when the layout changes
@@ -194,6 +194,8 @@ class Game:
         _check_int("red", red, 1, 6)
         _check_int("white", white, 1, 6)
         _check_int("blue", blue, 1, 6)
+        _check_int("the QM's new position", self.core.P[self.qm] + white, -POSITION_LIMIT,
+                   POSITION_LIMIT)
         self._act("roll", "roll", (red - 1) * 36 + (white - 1) * 6 + blue - 1)
         return self.question
 
@@ -272,7 +274,7 @@ class Game:
         for seat in range(n):
             gain = (FORWARD if mask >> seat & 1 else 0) - (back[0] if seat == self.challenger else 0) \
                 - (back[1] if seat == self.challenged else 0)
-            if not -POSITION_LIMIT - 1 <= self.core.P[seat] + gain <= POSITION_LIMIT:
+            if not -POSITION_LIMIT <= self.core.P[seat] + gain <= POSITION_LIMIT:
                 raise ValueError("seat %d would move off the board to %d"
                                  % (seat, self.core.P[seat] + gain))
         self._act("reveal", "reveal", mask >> 8, mask & 255, back[0], back[1])
@@ -286,10 +288,10 @@ class Game:
         entered between questions: ``seat`` moves ``squares`` (negative: back)."""
         self._when(IDLE, "move")
         _check_int("seat", seat, 0, self.players - 1)
-        _check_int("squares", squares, -2 * POSITION_LIMIT, 2 * POSITION_LIMIT)
+        _check_int("squares", squares, -POSITION_LIMIT, POSITION_LIMIT)
         if not squares:
             raise ValueError("a move of 0 squares changes nothing")
-        _check_int("new position", self.core.P[seat] + squares, -POSITION_LIMIT - 1, POSITION_LIMIT)
+        _check_int("new position", self.core.P[seat] + squares, -POSITION_LIMIT, POSITION_LIMIT)
         v = squares & 0xFFFF
         self._act("move", "move", seat, v >> 8, v & 255)
 
@@ -401,7 +403,7 @@ def _get_varint(data, i):
         if shift > 21:
             raise _bad("number too long")
     value = z >> 1 if not z & 1 else -(z >> 1) - 1
-    if not -POSITION_LIMIT - 1 <= value <= POSITION_LIMIT:
+    if not -POSITION_LIMIT <= value <= POSITION_LIMIT:
         raise _bad("number out of range")
     return value, i
 

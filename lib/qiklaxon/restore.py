@@ -34,7 +34,10 @@ def restore(p):
 
             m = microcontroller.nvm
             r.j, saved = find(m, log)
-            if saved is None and (r.j[4] if log else m[0] & m[len(m) // 2] != 255):
+            i = len(m)  # not erased, and no record: something else
+            while saved is None and i and m[i - 1] == 255:
+                i -= 1
+            if saved is None and i:
                 print("nvm holds no valid saved game (damaged or foreign data): a new game "
                       "starts")
                 f[7] = 8
@@ -42,7 +45,11 @@ def restore(p):
             print("no saved game here (%r): a power cut loses the game" % e)
             f[7] = 8
         if saved is not None:
-            if load(r, saved):
+            try:
+                ok = load(r, saved)
+            except Exception:  # whatever a record that checks can hold: it is not a game
+                ok = False
+            if ok:
                 r.more(0).reset(r)
                 S = r.S
                 if S[0] != n or S[7] << 8 | S[8] != fin:

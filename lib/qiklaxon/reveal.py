@@ -89,3 +89,17 @@ def outcome(r):
         u[3] = u[4] = 0
         r.out(24)
     return True
+
+
+def draw(r, c, np):
+    """The Klaxon penalty being entered, on the ring (as hardware/device.py draws it):
+    white tens, orange units; when they are more than the pixels, tens and units blink
+    in turn on the same pixels."""
+    a = r.u[1] // 10  # (as entry.py's move count: overlays never share RAM)
+    b = r.u[1] % 10
+    for i in range(np):
+        if a + b > np:
+            c[i] = (1 if i < a else 0) | (7 << 4 if i < b else 0)
+            c[np + i] = 1
+        elif i < a + b:
+            c[i] = 1 if i < a else 7

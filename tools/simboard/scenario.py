@@ -123,7 +123,7 @@ def _start(board, settings, roll):
     """What code.py does, with this board, settings text and die."""
     import hardware.start
 
-    p = hardware.start.start(board, settings.split("\n"), roll)
+    p = hardware.start.start(hardware.start.read(settings.split("\n")), board, roll)
     import hardware.outputs
 
     p = hardware.outputs.start(p)

@@ -65,6 +65,27 @@ def next_level_us(pin_id, t_us, level):
     return None
 
 
+def next_change_us(t_us):
+    """When any pin next changes after ``t_us`` (scripted), or None."""
+    best = None
+    for tl in _timelines.values():
+        for t, _ in tl:
+            if t > t_us:
+                best = t if best is None or t < best else best
+                break
+    return best
+
+
+def last_change_before_us(t_us):
+    """When any pin last changed at or before ``t_us`` (0 if none)."""
+    best = 0
+    for tl in _timelines.values():
+        for t, _ in tl:
+            if t <= t_us and t > best:
+                best = t
+    return best
+
+
 def last_change_us():
     """Time of the last scripted change of any pin (0 if none)."""
     last = 0
