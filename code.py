@@ -1,28 +1,53 @@
 """QI Klaxon.
 
 Start-up runs in steps, each in RAM alone and gone when done:
-hardware/start.py (the settings; the build, its buttons), hardware/outputs.py
-(sound, lights, sleep), qiklaxon/restore.py (the saved game). Each
-``gc.collect()`` frees the step before, so that the next fills its holes.
-Then the loop (hardware/device.py) runs for ever.
+hardware/settings.py, hardware/start.py (the build, its buttons),
+hardware/outputs.py (sound, lights, sleep), qiklaxon/restore.py (the saved
+game). Each step runs in a function of its own, so that no stale reference
+to its module stays behind in this module's frame (the collector scans it
+conservatively), and ``gc.collect()`` frees it before the next fills its
+holes. Then the loop (hardware/device.py) runs for ever.
 """
 
 import gc
+import sys
 
-import hardware.start
 
-p = hardware.start.read()
+def settings():
+    import hardware.settings
+
+    p = hardware.settings.read()
+    sys.modules.pop("hardware.settings")
+    del sys.modules["hardware"].settings
+    return p
+
+
+def start(p):
+    import hardware.start
+
+    return hardware.start.start(p)
+
+
+def outputs(p):
+    import hardware.outputs
+
+    return hardware.outputs.start(p)
+
+
+def restore(p):
+    import qiklaxon.core  # noqa: F401  (before restore: it stays, restore goes)
+    import qiklaxon.restore
+
+    return qiklaxon.restore.restore(p)
+
+
+p = settings()
 gc.collect()
-p = hardware.start.start(p)
+p = start(p)
 gc.collect()
-import hardware.outputs  # noqa: E402
-
-p = hardware.outputs.start(p)
+p = outputs(p)
 gc.collect()
-import qiklaxon.core  # noqa: E402,F401  (before restore: it stays, restore goes)
-import qiklaxon.restore  # noqa: E402
-
-p = qiklaxon.restore.restore(p)
+p = restore(p)
 gc.collect()
 import hardware.device  # noqa: E402
 

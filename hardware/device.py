@@ -192,13 +192,16 @@ class Device:
     def crash(self, e):
         """An exception: be a pure Klaxon for a while, then say what and show it (which
         may fail too, out of memory: the Klaxon goes on regardless)."""
-        self.f[_FAULT] = 1
-        self.t[_FT] = ticks_ms()
+        f = self.f
+        self.t[_FT] = ticks_ms()  # (a fault that goes on starts the wait again)
         try:
-            print("fault: the referee failed: %r" % (e,))
+            if not f[_FAULT]:  # said once, not every pass it goes on
+                f[_FAULT] = 1
+                print("fault: the referee failed: %r" % (e,))
             self.render()
         except Exception:
             pass
+        f[_FAULT] = 1
 
     def press(self, k, n):
         """Key ``k`` from A or B, 0 the Klaxon, -1 a button going down: decide,
@@ -286,7 +289,8 @@ class Device:
             if i < f[_PEND]:
                 f[_PEND] = i
             return
-        f[_PEND] = 255
+        if i:  # (a klaxon keeps the sound that waits for it)
+            f[_PEND] = 255
         s = p[_SND][i]
         if s is None or f[_MUTE] or p[_SW] and p[_SW].value == f[_SWM]:
             return
@@ -387,8 +391,8 @@ class Device:
         n = S[0]
         u = r.u
         m = u[0]
-        if m or S[2] == 3:  # a penalty (reveal.py), an entry or the end (entry.py) draw
-            r.more(1 if m == 1 else 2).draw(r, c, np)  # themselves
+        if m or S[2] == 3:  # a penalty (reveal.py), a move (entry.py), the end or a new
+            r.more(1 if m == 1 else 2 if 1 < m < 5 else 3).draw(r, c, np)  # game (over.py)
             return
         q = 1  # in the reveal: the first answer not marked yet, in answering order
         for s in range(n):

@@ -48,12 +48,13 @@ def start(p):
     # The slide switch, the speaker's enable pin and the LED (driven low); a pin a
     # button took (settings) is in use: said, and done without
     for i in (0, 1, 2):
-        p = getattr(board, (prof[3] or ("",))[0] if not i else prof[4 + 2 * i] or "", None)
+        n = (prof[3] or ("",))[0] if not i else prof[4 + 2 * i] or ""
+        p = getattr(board, n, None)
         if p is not None:
             try:
                 io = digitalio.DigitalInOut(p)
             except ValueError as e:
-                print("pin %r in use (%r): done without" % (p, e))
+                print("pin %s is in use (%r): done without it" % (n, e))
                 bad += 1
                 continue
             if i:

@@ -1,54 +1,19 @@
-"""Start-up, its first step: the settings, the build's profile, the buttons.
+"""Start-up, its second step: the build's profile, the buttons.
 
-Start-up only; code.py runs the steps: this, then hardware/outputs.py, then
-qiklaxon/restore.py, then the loop (hardware/device.py). Each step drops
+Start-up only; code.py runs the steps: hardware/settings.py, this, then
+hardware/outputs.py, then qiklaxon/restore.py, then the loop (hardware/device.py). Each step drops
 its module when done (no closures, no references left), so each is in RAM
 alone. Names here are few and short: every name a module uses stays in the
 board's RAM (as an interned string) even after the module is gone.
 
-Settings come from ``settings.toml``, read the same way on every board: the
-Circuit Playground Express has no ``os.getenv``, and CircuitPython 10.2's
-returns only strings (and re-reads the file on every call), so ``read``
-reads the file itself, once, line by line. Only the simple lines
-CircuitPython understands are read: ``KEY = 12`` (whole numbers) and
-``KEY = "text"``. Anything else is reported with its line number and what
-was used instead: a value out of range or of the wrong kind, an unknown or
-wrongly cased key, a byte order mark, a line that is not ``KEY = value``.
-A setting that is reported keeps its default; the device still starts.
-What each key means is in settings.example.toml and the README (tests check
-them against the table in ``read``).
 """
 
 import sys
 
 
-# The settings: name, default, lowest, highest (lowest > highest: text)
-KEYS = (
-    ("QK_BOARD", "", 1, 0),
-    ("QK_PLAYERS", 4, 2, 10),
-    ("QK_FIRST_QM", 0, 0, 9),
-    ("QK_FINISH", 0, 0, 9999),
-    ("QK_KLAXON_ONLY", 0, 0, 1),
-    ("QK_VOLUME", 8, 0, 10),
-    ("QK_MUTE", 0, 0, 1),
-    ("QK_BRIGHTNESS", 20, 1, 100),
-    ("QK_PIXELS", -1, -1, 64),
-    ("QK_PIN_KLAXON", "", 1, 0),
-    ("QK_PIN_A", "", 1, 0),
-    ("QK_PIN_B", "", 1, 0),
-    ("QK_PIN_SPEAKER", "", 1, 0),
-    ("QK_PIN_PIXELS", "", 1, 0),
-    ("QK_AUDIO", "", 1, 0),
-    ("QK_GLITCH_MS", 2, 1, 5),
-    ("QK_REARM_MS", 30, 10, 500),
-    ("QK_LONG_MS", 700, 300, 1500),
-    ("QK_STUCK_S", 10, 2, 120),
-    ("QK_SLEEP_MIN", 15, 0, 240),
-)
-
-
 def start(s, b=None, d=None):
-    """The parts for the ``Device`` from ``s`` (``read()``) on board ``b`` (default:
+    """The parts for the ``Device`` from ``s`` (hardware/settings.py's ``read()``) on
+    board ``b`` (default:
     ``board``); ``d(1, 6)`` rolls a die (default: ``random.randint``). A build that
     cannot start says why and blinks its LED: never a crash loop."""
     if b is None:
@@ -114,101 +79,6 @@ def drop(m):
         delattr(sys.modules["hardware"], m[9:])
 
 
-def read(p=None):
-    """(the settings in the order of ``KEYS``, how many lines were reported on the
-    console) from ``p``, the lines of settings.toml (default: the file; none: the
-    defaults). code.py collects the garbage of reading it before ``start`` makes the
-    objects that stay."""
-    f = None
-    if p is None:
-        try:
-            f = p = open("settings.toml", "rb")  # bytes: a stray byte is no UnicodeError
-        except OSError:
-            p = ()
-    keys = KEYS
-    out = []
-    for k in keys:
-        out.append(k[1])
-    bad = 0
-    no = 0
-    try:
-        for line in p:
-            # As bytes: indexing a string makes one-letter strings, which stay in RAM as names.
-            if not isinstance(line, bytes):
-                line = line.encode()
-            no += 1
-            why = None
-            if no == 1 and line[:3] == b"\xef\xbb\xbf":
-                print("settings.toml line 1: starts with a byte order mark; read without it")
-                bad += 1
-                line = line[3:]
-            if no == 1 and line[:2] in (b"\xff\xfe", b"\xfe\xff"):
-                print("settings.toml is UTF-16 text: save it as UTF-8; using the defaults")
-                return out, bad + 1
-            line = line.strip()
-            if not line or line[0] == 35:  # a comment
-                continue
-            if line[0] == 91:  # a [table]: CircuitPython reads only the keys above it
-                print("settings.toml line %d: a [table]; the lines after it are not read, as "
-                      "CircuitPython does not read them" % no)
-                return out, bad + 1
-            i = line.find(b"=")
-            text = line[i + 1:].strip()  # the value, and a comment after it cut off
-            j = text.find(b'"', 1) + 1 if text[:1] == b'"' else 0
-            if j and text[j:].strip()[:1] in (b"", b"#"):
-                text = text[:j]
-            elif not j:
-                text = text.split(b"#")[0].strip()
-            try:
-                key = line[:i].strip().decode() if i > 0 else ""
-                text = text.decode()
-            except ValueError:  # (UnicodeError)
-                print("settings.toml line %d: not UTF-8 text; ignored" % no)
-                bad += 1
-                continue
-            for k in range(len(keys)):
-                name, default, low, high = keys[k]
-                if name == key or name == key.upper():
-                    break
-            else:
-                k = -1
-            if not key:
-                why = "not KEY = value; ignored"
-            elif k < 0:
-                if key.upper()[:3] != "QK_":
-                    continue  # CircuitPython's own (CIRCUITPY_...) and other programs' keys
-                why = "unknown key %s; ignored" % key
-            elif name != key:
-                why = "%s must be upper case (%s); ignored" % (key, name)
-            else:
-                value = None
-                if text[:1] == '"':  # "text"
-                    if len(text) > 1 and text[-1:] == '"':
-                        value = text[1:-1]
-                elif text.lstrip("-").isdigit():  # decimal digits only, as on every board
-                    try:
-                        value = int(text)
-                    except ValueError:
-                        pass
-                if low > high:
-                    if isinstance(value, str):
-                        out[k] = value
-                        continue
-                    want = "text in double quotes"
-                else:
-                    if isinstance(value, int) and low <= value <= high:
-                        out[k] = value
-                        continue
-                    want = "a whole number from %d to %d" % (low, high)
-                why = "%s = %s is not %s; using %r" % (key, text, want, default)
-            print("settings.toml line %d: %s" % (no, why))
-            bad += 1
-    finally:
-        if f:
-            f.close()
-    return out, bad
-
-
 def buttons(board, prof, v):
     """(the Klaxon's debouncer, (its DigitalInOut, pin, pressed reads high?), buttons,
     messages): each button is (debouncer, its bit while released, its ladder of keys,
@@ -249,8 +119,7 @@ def buttons(board, prof, v):
         else:
             continue
         if kp and p in [kp[1]] + [b[2] for b in keys]:  # two buttons on one pin
-            print("QK_PIN_%s = %r: another button's pin; not wired" % (("KLAXON", "A", "B")[i],
-                                                                         n))
+            print("button %s: its pin %s is another button's; not wired" % (("Klaxon", "A", "B")[i], n))
             bad += 1
             continue
         if d and p is getattr(board, d[0], None):

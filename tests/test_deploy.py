@@ -24,9 +24,10 @@ BOOT_OUT = {
 }
 # What every build runs (no __init__.py: hardware/ and qiklaxon/ are namespace packages)
 EVERY_BUILD = {"code.py", "boot.py", "safemode.py", "settings.toml",
-               "hardware/start.py", "hardware/outputs.py", "hardware/device.py",
+               "hardware/settings.py", "hardware/start.py", "hardware/outputs.py",
+               "hardware/device.py",
                "lib/qiklaxon/core.py", "lib/qiklaxon/restore.py", "lib/qiklaxon/undo.py",
-               "lib/qiklaxon/reveal.py", "lib/qiklaxon/entry.py",
+               "lib/qiklaxon/reveal.py", "lib/qiklaxon/entry.py", "lib/qiklaxon/over.py",
                "lib/adafruit_debouncer.py", "lib/adafruit_ticks.py"}
 SOUNDS = {"sounds/klaxon.wav", "sounds/denied.wav", "sounds/blip.wav"}
 # Each build's own additions: its profile; power.py where it can sleep or has a watchdog;

@@ -20,7 +20,7 @@ def test_ci_runs_exactly_the_readme_test_command():
 
 
 def test_every_setting_is_documented_in_the_readme_and_the_example():
-    from hardware.start import KEYS, read
+    from hardware.settings import KEYS, read
 
     text = readme()
     with open(os.path.join(ROOT, "settings.example.toml")) as f:

@@ -361,7 +361,7 @@ def test_a_board_with_no_klaxon_pin_says_why_and_blinks_instead_of_crash_looping
     monkeypatch.setattr(digitalio, "DigitalInOut", Led)
     monkeypatch.setattr(time, "sleep", sleep)
     with pytest.raises(_Stop):  # it never returns, and never raises
-        hardware.start.start(hardware.start.read([]), Bare)
+        hardware.start.start(hardware.settings.read([]), Bare)
     out = capsys.readouterr().out
     assert out.count("QI Klaxon cannot start") == 1 and "no Klaxon button pin" in out
     assert True in led and False in led  # the LED blinks

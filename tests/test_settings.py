@@ -16,7 +16,7 @@ import pytest
 import harness
 from harness import ROOT, Sim
 import hardware.start as start_module
-from hardware.start import KEYS, read
+from hardware.settings import KEYS, read
 
 DEFAULTS = [k[1] for k in KEYS]
 INDEX = {k[0]: i for i, k in enumerate(KEYS)}
@@ -215,11 +215,11 @@ def test_start_reads_settings_toml_on_the_drive_and_no_file_means_the_defaults(t
 
     monkeypatch.chdir(tmp_path)  # the drive's root
     capsys.readouterr()
-    parts = start_module.start(start_module.read(), board)  # no settings.toml
+    parts = start_module.start(read(), board)  # no settings.toml
     assert parts[2] == DEFAULTS and parts[3] == 0  # (board, build, values, reports, ...)
     assert capsys.readouterr().out == ""
     (tmp_path / "settings.toml").write_text("QK_PLAYERS = 6\nQK_VOLUME = 11\n", encoding="utf-8")
-    parts = start_module.start(start_module.read(), board)
+    parts = start_module.start(read(), board)
     assert parts[2] == with_value("QK_PLAYERS", 6) and parts[3] == 1
     assert capsys.readouterr().out.splitlines() == [
         number_message(2, "QK_VOLUME", "11", 0, 10, 8)]
@@ -245,7 +245,7 @@ def test_a_board_with_no_usable_klaxon_pin_says_what_to_set_and_blinks_instead_o
     monkeypatch.setattr(time, "sleep", sleep)
     capsys.readouterr()
     with pytest.raises(Blinking):  # it never returns: it blinks for ever
-        start_module.start(start_module.read([]), Bare)
+        start_module.start(read([]), Bare)
     assert capsys.readouterr().out.splitlines()[-1] == (
         "QI Klaxon cannot start: RuntimeError('no Klaxon button pin: set QK_PIN_KLAXON in "
         "settings.toml')")

@@ -55,7 +55,7 @@ def test_device_files_compile_and_import_on_micropython(folder):
     # as on the board: hardware/ and qiklaxon/ are namespace packages (no __init__)
     out, _ = vm.run("import hardware.device, hardware.start, hardware.outputs\n"
                     "import qiklaxon.core, qiklaxon.restore, qiklaxon.undo, qiklaxon.reveal\n"
-                    "import qiklaxon.entry\n"
+                    "import qiklaxon.entry, qiklaxon.over\n"
                     "import sys\nprint(sys.implementation.name)\n"
                     "print(hardware.device.Device.__name__, qiklaxon.core.Referee.__name__)",
                     folder)

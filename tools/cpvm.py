@@ -345,7 +345,7 @@ for name in %(modules)r:
     __import__(name)
     _step(name)
 import hardware.start
-p = hardware.start.start(hardware.start.read())
+p = hardware.start.start(hardware.settings.read())
 _step('hardware.start (objects after it)')
 import hardware.outputs
 p = hardware.outputs.start(p)

@@ -42,13 +42,13 @@ FROZEN = {"cpx": ("neopixel",)}  # libraries in the board's own firmware
 BOARD_PROFILES = (("circuitplayground_bluefruit", "cpb"), ("circuitplayground_express", "cpx"),
                   ("raspberry_pi_pico", "pico"))
 ENTRY = ("boot.py", "safemode.py", "code.py")  # always .py; code.py is written last
-# What every build runs; hardware/start.py, outputs.py and qiklaxon/restore.py free
-# themselves after start-up.
+# What every build runs; hardware/settings.py, start.py, outputs.py and
+# qiklaxon/restore.py are freed after start-up.
 # No __init__ files: hardware/ and qiklaxon/ import as namespace packages, one module
 # (its path and bytecode) less in RAM each.
-DEVICE = ("hardware/start.py", "hardware/outputs.py", "hardware/device.py",
-          "lib/qiklaxon/core.py", "lib/qiklaxon/restore.py", "lib/qiklaxon/undo.py",
-          "lib/qiklaxon/reveal.py", "lib/qiklaxon/entry.py")
+DEVICE = ("hardware/settings.py", "hardware/start.py", "hardware/outputs.py",
+          "hardware/device.py", "lib/qiklaxon/core.py", "lib/qiklaxon/restore.py", "lib/qiklaxon/undo.py",
+          "lib/qiklaxon/reveal.py", "lib/qiklaxon/entry.py", "lib/qiklaxon/over.py")
 SOUNDS = ("klaxon", "denied", "blip")
 # The Express has no traceback module to show where an error was, so its .mpy files
 # carry no line numbers (-O3) and one source name for all ("-s q"): every name a
@@ -136,7 +136,7 @@ def _setting(text, key):
     import io
 
     sys.path.insert(0, ROOT)
-    from hardware.start import KEYS, read
+    from hardware.settings import KEYS, read
 
     with contextlib.redirect_stdout(io.StringIO()):  # its reports are the board's to print
         values, _ = read(text.splitlines())

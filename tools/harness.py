@@ -180,7 +180,8 @@ class Sim(scenario.Scenario):
         """Poll until ``t_us``; with ``coarse`` set, long quiet stretches (no pin change
         for 10 s and more) go in 100 ms passes, from 2 s after the last change to 2 s
         before the next, so that a script with hours between presses ends in seconds.
-        The device's own timers (sleep, saves, a fault's end) still run, to 100 ms."""
+        The device's own timers (sleep, saves, a fault's end) still run, to 100 ms:
+        every such pass is a chores pass."""
         while self.coarse and simclock.now_us() < t_us and self.device is not None:
             now = simclock.now_us()
             nxt = simpins.next_change_us(now)
@@ -191,8 +192,17 @@ class Sim(scenario.Scenario):
                     else min(t_us, nxt + 2_000_000)
                 super().run_until_us(step_to, pass_us)
                 continue
-            super().run_until_us(quiet_end, 100_000)
+            self._quiet(quiet_end)
         super().run_until_us(t_us, pass_us)
+
+    def _quiet(self, t_us):
+        """100 ms passes until ``t_us``, each also a chores pass (the device runs its
+        chores every 256th pass: at this pace they would come every 25.6 s)."""
+        d = self.device
+        while simclock.now_us() < t_us:
+            d.f[12] = 255  # the pass counter: this pass is a chores pass
+            self.call(d.poll)
+            simclock.advance_us(100_000)
 
     def run_until_ms(self, t_ms):
         self.run_until_us(int(t_ms * 1000))

@@ -7,8 +7,8 @@ and what a question needs while it is answered (asking, answering, passing,
 the Klaxon), rolling, ending and saving. Three overlays, loaded when used
 and dropped again, one at a time (``more``): qiklaxon/undo.py (undo, and
 the log replayed), qiklaxon/reveal.py (marking the answers, the Klaxon
-penalty), qiklaxon/entry.py (moving a piece, setting up a new game, the
-end on the ring). ``game.Game`` is the readable API over all of it for
+penalty), qiklaxon/entry.py (moving a piece), qiklaxon/over.py (the end on
+the ring, setting up a new game). ``game.Game`` is the readable API over all of it for
 tests and host tools (the board does not carry that).
 
 The game's state is ``S`` (bytearray) and ``P`` (positions):
@@ -253,10 +253,10 @@ class Referee:
             self.out(8)
         elif u[0] == 1 or not u[0] and ph == 2:  # the reveal's marks, a penalty
             k = self.more(1).key(self, k)
-        elif u[0] or k == 6 or k == 3 and not ph:  # entries: a new game, moving a piece
+        elif u[0] or k == 6 or k == 3 and not ph:  # entries: moving a piece, a new game
             if self.n > 48:  # room in the log first, so that the entry's action never folds
                 self.more(0).fold(self)
-            k = self.more(2).key(self, k)
+            k = self.more(3 if u[0] > 4 or ph == 3 else 2).key(self, k)
         elif ph > 1 or k > 4 or k == 3 or ph and k == 2:
             return False  # nothing for it now
         elif ph:
@@ -278,23 +278,26 @@ class Referee:
         self.more()
         return k
 
-    def more(self, k=3):
-        """Overlay ``k`` (0 qiklaxon/undo.py, 1 reveal.py, 2 entry.py), loaded if it is
-        not, the others dropped first: at most one is in RAM. ``more()``: drop those the
-        state does not need now (the reveal's while it is under way, entry.py's while
-        an entry or the end is shown), so that their RAM is freed."""
+    def more(self, k=4):
+        """Overlay ``k`` (0 qiklaxon/undo.py, 1 reveal.py, 2 entry.py, 3 over.py), loaded
+        if it is not, the others dropped first: at most one is in RAM. ``more()``: drop
+        those the state does not need now (the reveal's while it is under way, entry.py's
+        while a move is entered, over.py's while the end is shown or a new game set up),
+        so that their RAM is freed."""
         import sys
 
         S = self.S
-        for i in range(3):
-            n = ("undo", "reveal", "entry")[i]
-            if i != k and (k < 3 or not (i == 1 and S[2] == 2 or i == 2 and (
-                    S[2] == 3 or self.u[0] > 1))):
+        u = self.u[0]
+        for i in range(4):
+            n = ("undo", "reveal", "entry", "over")[i]
+            if i != k and (k < 4 or not (i == 1 and S[2] == 2 or i == 2 and 1 < u < 5 or
+                                         i == 3 and (S[2] == 3 or u > 4))):
                 sys.modules.pop("qiklaxon." + n, None)
                 if hasattr(sys.modules["qiklaxon"], n):
                     delattr(sys.modules["qiklaxon"], n)
-        if k < 3:
-            return __import__("qiklaxon." + ("undo", "reveal", "entry")[k], None, None, ("key",))
+        if k < 4:
+            return __import__("qiklaxon." + ("undo", "reveal", "entry", "over")[k], None,
+                              None, ("key",))
 
     def save(self):
         """The game into nvm as the newest record (qiklaxon/restore.py reads them back):

@@ -1,71 +1,25 @@
-"""Entries and the end on the ring: an overlay of qiklaxon/core.py, loaded when used.
+"""Moving a piece: an overlay of qiklaxon/core.py, loaded when used.
 
-Moving a piece (A held 2 s between questions), setting up a new game (B held
-2 s once the game is over), and how those and the end of a game look on
-the ring. ``r`` is the ``Referee``; ``r.u`` holds the entry: [what, the
-count, the seat, ...]; what is 2 which seat to move, 3 and 4 how far
-forward or back, 5 a new game's players, 6 its first QM (1, a Klaxon
-penalty, is qiklaxon/reveal.py's).
+For real dice, a chance card or a correction: A held 2 s between questions; A
+walks the seats (the QM's first), B picks one to move forward (A held: back), A
+adds 1, A held 10 (the ring counts them), B moves it; B held steps back. ``r`` is
+the ``Referee``; ``r.u`` holds the entry: [what (2 which seat, 3 and 4 how far
+forward or back), the count, the seat, ...].
 """
 
 
 def key(r, k):
-    """Every key during an entry, and those that start one: True when taken."""
+    """Every key during the entry, and the one that starts it: True when taken."""
     S = r.S
     u = r.u
     n = S[0]
     m = u[0]
-    if k == 6:  # the game is over: set up a new one (its players first)
-        if m:
-            return False
-        u[0] = 5
-        u[1] = n
-        r.out(10, n)
-        return True
     if k == 5:  # one step of the entry back
         if not m:
             return False
-        u[0] = b"\x00\x00\x00\x02\x02\x00\x05"[m]  # where each steps back to
+        u[0] = 2 if m > 2 else 0
         r.out(26)
         return True
-    if m >= 5:
-        return game(r, k)
-    return move(r, k)
-
-
-def game(r, k):
-    """A new game: its players (A: one more), then its first QM (A: the next seat);
-    B goes on, then starts it."""
-    u = r.u
-    m = u[0]
-    if k == 1:
-        if m == 5:
-            u[1] = u[1] + 1 if u[1] < 10 else 2
-            r.out(10, u[1])
-        else:
-            u[2] = (u[2] + 1) % u[1]
-            r.out(11, u[2])
-        return True
-    if k != 4:
-        return False
-    if m == 5:
-        u[0] = 6
-        u[2] = r.new[1] if r.new[1] < u[1] else 0
-        r.out(11, u[2])
-        return True
-    r.act(10, u[1], u[2], r.new[2] >> 8, r.new[2] & 255)
-    u[0] = 0
-    r.out(9)
-    return True
-
-
-def move(r, k):
-    """Moving a piece: which one (A the next seat, B forward, A held back), then how far
-    (A adds 1, A held 10, B moves it); A held 2 s between questions starts it."""
-    S = r.S
-    u = r.u
-    n = S[0]
-    m = u[0]
     if m == 2:  # which seat to move: A the next, B forward, A held back
         if k == 1:
             u[2] = (u[2] + 1) % n
@@ -102,29 +56,16 @@ def move(r, k):
 
 
 def draw(r, c, np):
-    """An entry or the end on the ring (colour | pattern << 4, as hardware/device.py
-    draws them): how far to move (white tens, orange units forward, blue back; when
-    they are more than the pixels, tens and units blink in turn on the same pixels); a
-    new game's players (sky); the seat being chosen, blinking (white: the first QM,
-    blue: the piece to move); at the end, the winners green blinking fast, the others
-    grey."""
+    """The entry on the ring (colour | pattern << 4, as hardware/device.py draws them):
+    the seat being chosen blinking blue; how far, as a count (white tens, orange units
+    forward, blue back)."""
     u = r.u
     m = u[0]
     n = r.S[0]
-    if m == 3 or m == 4:
+    if m > 2:
         return count(u[1], c, np, 9 if m == 4 else 7)
-    if m == 5:
-        for i in range(min(u[1], np)):
-            c[i] = 6
-        return
-    if m == 6:
-        n = u[1]
-    best = max(r.P[:n])
     for s in range(n):
-        if m:
-            k = ((9 if m == 2 else 1) | 0x20) if s == u[2] else 4 * (m == 6)
-        else:
-            k = 0x23 if r.P[s] == best else 4
+        k = 0x29 if s == u[2] else 0
         i = s * np // n if np >= n else s
         if i < np:
             c[i] = k & 15

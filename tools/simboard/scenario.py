@@ -121,9 +121,10 @@ class Scenario:
 
 def _start(board, settings, roll):
     """What code.py does, with this board, settings text and die."""
+    import hardware.settings
     import hardware.start
 
-    p = hardware.start.start(hardware.start.read(settings.split("\n")), board, roll)
+    p = hardware.start.start(hardware.settings.read(settings.split("\n")), board, roll)
     import hardware.outputs
 
     p = hardware.outputs.start(p)

@@ -1,0 +1,141 @@
+"""Start-up, its first step: the settings (code.py then frees this module).
+
+They come from ``settings.toml``, read the same way on every board: the
+Circuit Playground Express has no ``os.getenv``, and CircuitPython 10.2's
+returns only strings (and re-reads the file on every call), so ``read``
+reads the file itself, once, line by line, as bytes. Only the simple lines
+CircuitPython understands are read: ``KEY = 12`` (whole numbers) and
+``KEY = "text"``. Anything else is reported with its line number and what
+was used instead: a value out of range or of the wrong kind, an unknown or
+wrongly cased key, a byte order mark, a line that is not ``KEY = value`` or
+not UTF-8, a UTF-16 file, a ``[table]`` (CircuitPython reads no key after
+one). A setting that is reported keeps its default; the device still
+starts. What each key means is in settings.example.toml and the README
+(tests check them against ``KEYS``).
+"""
+
+
+# The settings: name, default, lowest, highest (lowest > highest: text)
+KEYS = (
+    ("QK_BOARD", "", 1, 0),
+    ("QK_PLAYERS", 4, 2, 10),
+    ("QK_FIRST_QM", 0, 0, 9),
+    ("QK_FINISH", 0, 0, 9999),
+    ("QK_KLAXON_ONLY", 0, 0, 1),
+    ("QK_VOLUME", 8, 0, 10),
+    ("QK_MUTE", 0, 0, 1),
+    ("QK_BRIGHTNESS", 20, 1, 100),
+    ("QK_PIXELS", -1, -1, 64),
+    ("QK_PIN_KLAXON", "", 1, 0),
+    ("QK_PIN_A", "", 1, 0),
+    ("QK_PIN_B", "", 1, 0),
+    ("QK_PIN_SPEAKER", "", 1, 0),
+    ("QK_PIN_PIXELS", "", 1, 0),
+    ("QK_AUDIO", "", 1, 0),
+    ("QK_GLITCH_MS", 2, 1, 5),
+    ("QK_REARM_MS", 30, 10, 500),
+    ("QK_LONG_MS", 700, 300, 1500),
+    ("QK_STUCK_S", 10, 2, 120),
+    ("QK_SLEEP_MIN", 15, 0, 240),
+)
+
+
+def read(p=None):
+    """(the settings in the order of ``KEYS``, how many lines were reported on the
+    console) from ``p``, the lines of settings.toml (default: the file; none: the
+    defaults). code.py collects the garbage of reading it before ``start`` makes the
+    objects that stay."""
+    f = None
+    if p is None:
+        try:
+            f = p = open("settings.toml", "rb")  # bytes: a stray byte is no UnicodeError
+        except OSError:
+            p = ()
+    keys = KEYS
+    out = []
+    for k in keys:
+        out.append(k[1])
+    bad = 0
+    no = 0
+    try:
+        for line in p:
+            # As bytes: indexing a string makes one-letter strings, which stay in RAM as names.
+            if not isinstance(line, bytes):
+                line = line.encode()
+            no += 1
+            why = None
+            if no == 1 and line[:3] == b"\xef\xbb\xbf":
+                print("settings.toml line 1: starts with a byte order mark; read without it")
+                bad += 1
+                line = line[3:]
+            if no == 1 and line[:2] in (b"\xff\xfe", b"\xfe\xff"):
+                print("settings.toml is UTF-16 text: save it as UTF-8; using the defaults")
+                return out, bad + 1
+            line = line.strip()
+            if not line or line[0] == 35:  # a comment
+                continue
+            if line[0] == 91:  # a [table]: CircuitPython reads only the keys above it
+                print("settings.toml line %d: a [table]; the lines after it are not read, as "
+                      "CircuitPython does not read them" % no)
+                return out, bad + 1
+            i = line.find(b"=")
+            text = line[i + 1:].strip()  # the value, and a comment after it cut off
+            j = text.find(b'"', 1) + 1 if text[:1] == b'"' else 0
+            if j and text[j:].strip()[:1] in (b"", b"#"):
+                text = text[:j]
+            elif not j:
+                text = text.split(b"#")[0].strip()
+            try:
+                if b"\x00" in line:  # (UTF-16 without its mark)
+                    raise ValueError
+                key = line[:i].strip().decode() if i > 0 else ""
+                text = text.decode()
+            except ValueError:  # (UnicodeError)
+                print("settings.toml line %d: not UTF-8 text; ignored" % no)
+                bad += 1
+                continue
+            for k in range(len(keys)):
+                name, default, low, high = keys[k]
+                if name == key or name == key.upper():
+                    break
+            else:
+                k = -1
+            if not key:
+                why = "not KEY = value; ignored"
+            elif k < 0:
+                if "QK" not in key.upper():
+                    continue  # CircuitPython's own (CIRCUITPY_...) and other programs' keys
+                why = "unknown key %s; ignored" % key[:40]
+            elif name != key:
+                why = "%s must be upper case (%s); ignored" % (key, name)
+            else:
+                value = None
+                if text[:1] == '"':  # "text"
+                    if text.count('"') == 2 and text[-1:] == '"':
+                        value = text[1:-1]
+                elif text.lstrip("-").isdigit() and len(text.encode()) == len(text):
+                    # (decimal digits only, ASCII ones, as on every board)
+                    try:
+                        value = int(text)
+                    except ValueError:
+                        pass
+                if low > high:
+                    if isinstance(value, str):
+                        out[k] = value
+                        continue
+                    want = "text in double quotes"
+                else:
+                    if isinstance(value, int) and low <= value <= high:
+                        out[k] = value
+                        continue
+                    want = "a whole number from %d to %d" % (low, high)
+                why = "%s = %s is not %s; using %r" % (key, text[:20], want, default)
+            print("settings.toml line %d: %s" % (no, why))
+            bad += 1
+    except MemoryError:  # a line too long for the board's RAM: the rest unread
+        print("settings.toml line %d: too long to read; the lines after it are not read" % no)
+        bad += 1
+    finally:
+        if f:
+            f.close()
+    return out, bad
