@@ -97,3 +97,22 @@ def test_a_settings_file_with_a_stray_byte_starts_on_circuitpython_itself():
         assert ok and "cannot start" not in out, out[-500:]
         assert any("settings.toml" in line for line in lines)
         assert any(" klaxon " in line for line in lines)
+
+
+def test_a_long_settings_line_does_not_stop_the_express():
+    """The value is echoed cut short and a line too long for the heap ends the reading:
+    on the Express's heap, the device starts and plays."""
+    if cpvm.find() is None:
+        pytest.skip(cpvm.HOW_TO_GET)
+    for text in (b"QK_PLAYERS = " + b"9" * 800 + b"\n", b"# " + b"x" * 12000 + b"\n"):
+        d = cpvm.Drive("cpx", settings=text)
+        try:
+            steps = scenario.taps(scenario.BUDGET)
+            lines, base, out, ok = d.run(steps, 3000)
+            assert ok and any(" klaxon " in line for line in lines), out[-500:]
+            heap = int((base + 16 * 1024) * 1.035)  # the Express's ~16 KB, tables and all
+            lines, base, out, ok = d.run(steps, 3000, heap=heap)
+            assert ok and "cannot start" not in out and any(" klaxon " in line
+                                                            for line in lines), out[-800:]
+        finally:
+            d.close()

@@ -454,3 +454,21 @@ def test_bytes_that_are_not_utf8_or_a_utf16_file_are_reported_never_fatal(capsys
     values, bad, out = reads([b"\xff\xfeQ\x00K\x00_\x00"], capsys)
     assert values == DEFAULTS and bad == 1
     assert out == ["settings.toml is UTF-16 text: save it as UTF-8; using the defaults"]
+
+
+@pytest.mark.parametrize("line, message", [
+    ("QK_PLAYERS = \u0665", number_message(1, "QK_PLAYERS", "\u0665", 2, 10, 4)),
+    ("QK_PLAYERS = \uff15", number_message(1, "QK_PLAYERS", "\uff15", 2, 10, 4)),
+    ("QK PLAYERS = 5", "settings.toml line 1: unknown key QK PLAYERS; ignored"),
+    ('"QK_PLAYERS" = 5', 'settings.toml line 1: unknown key "QK_PLAYERS"; ignored'),
+    ('QK_BOARD = "a"b"', text_message(1, "QK_BOARD", '"a"b"', "")),
+])
+def test_near_misses_are_reported_the_same_on_every_runtime(line, message, capsys):
+    values, bad, out = reads([line], capsys)
+    assert values == DEFAULTS and out == [message]
+
+
+def test_a_very_long_line_is_reported_short(capsys):
+    values, bad, out = reads(["QK_PLAYERS = " + "9" * 5000, "QK_VOLUME = 3"], capsys)
+    assert values == with_value("QK_VOLUME", 3)
+    assert out == [number_message(1, "QK_PLAYERS", "9" * 20, 2, 10, 4)]

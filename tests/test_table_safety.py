@@ -365,3 +365,40 @@ def test_a_script_with_a_day_between_presses_ends_in_seconds(tmp_path):
 def test_script_times_are_plain_decimal_digits(tmp_path, line):
     rc, recs, err = run_sim(tmp_path, line + "\n")
     assert rc == 2 and "line 1" in err
+
+
+def test_a_fault_that_goes_on_is_reported_once_and_the_klaxon_keeps_sounding(monkeypatch):
+    sim = Sim(players=3)
+    d = sim.device
+
+    def broken(n):
+        raise RuntimeError("the ring is gone")
+
+    monkeypatch.setattr(d, "draw", broken)
+    sim.press("b", 100, 80)
+    sim.press("klaxon", 3000, 100)
+    sim.run_until_ms(4000)
+    assert len([1 for _, line in sim.events if line.startswith("fault:")]) == 1
+    assert [n for _, n in sim.sounds()][-1] == "klaxon"
+
+
+def test_a_buzz_waiting_for_the_klaxon_survives_a_second_klaxon():
+    sim = Sim(players=4)
+    for c, t, hold in (("b", 100, 80), ("a", 700, 80), ("klaxon", 1300, 40),
+                       ("klaxon", 1400, 40)):  # the second Klaxon is refused: a buzz waits
+        sim.press(c, t, hold)
+    sim.run_until_ms(4000)
+    names = [n for _, n in sim.sounds()]
+    assert names[-2:] == ["klaxon", "denied"]
+
+
+def test_a_waiting_buzz_follows_a_klaxon_that_restarts_the_klaxon():
+    sim = Sim(players=4)
+    for c, t, hold in (("b", 100, 80), ("a", 700, 80), ("klaxon", 1300, 40),
+                       ("klaxon", 1400, 40),  # refused: its buzz waits
+                       ("b", 1480, 720),  # undo the Klaxon (its blip waits too)
+                       ("klaxon", 2300, 40)):  # accepted again: the klaxon starts again
+        sim.press(c, t, hold)
+    sim.run_until_ms(5000)
+    names = [n for _, n in sim.sounds()]
+    assert names[-3:] == ["klaxon", "klaxon", "denied"]
