@@ -60,8 +60,8 @@ def read(p=None):
     try:
         for line in p:
             # As bytes: indexing a string makes one-letter strings, which stay in RAM as names.
-            if not isinstance(line, bytes):
-                line = line.encode()
+            if not isinstance(line, bytes):  # (host tools: text, any stray byte escaped)
+                line = line.encode("utf-8", "surrogateescape")
             no += 1
             why = None
             if no == 1 and line[:3] == b"\xef\xbb\xbf":

@@ -133,13 +133,14 @@ def make_sim(args):
 
 def _settings_text(args):
     """The settings file's text: the one named (which must exist), else settings.toml
-    beside code.py if there is one."""
+    beside code.py if there is one. Bytes that are not UTF-8 pass through as they are
+    (surrogateescape), so that the firmware sees and reports them as on the board."""
     if args.settings is not None:
-        with open(args.settings, encoding="utf-8", errors="replace") as f:
+        with open(args.settings, encoding="utf-8", errors="surrogateescape") as f:
             return f.read()
     default = os.path.join(ROOT, "settings.toml")
     if os.path.exists(default):
-        with open(default, encoding="utf-8", errors="replace") as f:
+        with open(default, encoding="utf-8", errors="surrogateescape") as f:
             return f.read()
     return ""
 

@@ -29,7 +29,7 @@ Every accepted action goes into the log ``L`` (``n`` bytes of at most 64) as
 an op code and its argument bytes; ``B``/``Q`` is the state before the log's
 first action, always between questions. Undo replays ``B`` and the log less
 its last action: exact by construction, across an ended game and a new one,
-and after a power cut (``record()`` is what ``save()`` writes). When an
+and after a power cut (the log is what ``save()`` writes). When an
 action between questions would leave less room than a whole question takes,
 the oldest finished questions are folded into ``B``, so a Klaxon, an answer
 or a reveal never waits for a fold.
@@ -302,7 +302,7 @@ class Referee:
     def save(self):
         """The game into nvm as the newest record (qiklaxon/restore.py reads them back):
 
-            0x51 'Q' | seq (2 bytes, big-endian) | length | record() | Fletcher-16 (2) | 0x00
+            0x51 'Q' | seq (2 bytes, big-endian) | length | body | Fletcher-16 (2) | 0x00
 
         ``j`` is [nvm, log layout?, seq of the newest record (-1: none), where it
         starts, where a log's erased tail starts]. A record whose check does not
@@ -322,7 +322,7 @@ class Referee:
         back. On the SAMD21 both halves share one 256-byte row: a cut during its
         erase can lose both.
 
-        ``record()`` is: version 2, ``B``, ``Q`` (little-endian), the log.
+        The body is: version 2, ``B``, ``Q`` (little-endian), the log.
         """
         j = self.j
         n = 40 + self.n

@@ -3,7 +3,7 @@
 ``restore(parts)`` takes hardware/start.py's parts, finds the newest valid
 record in ``microcontroller.nvm`` (``Referee.save`` in core.py has the
 format) and returns the ``Device``'s parts with the ``Referee`` among them. A
-record is ``Referee.record()``: version 2, the 19-byte state ``B`` (which must
+record's body (``Referee.save``) is: version 2, the 19-byte state ``B`` (which must
 be one between questions: idle or over), ten 16-bit positions
 (little-endian), then the log, replayed action by action through the rules
 themselves. A damaged or foreign store gives a new game and a message; a
@@ -76,7 +76,7 @@ def restore(p):
 
 def find(m, log):
     """(``Referee.j`` for nvm ``m`` with the layout ``log``, the newest valid record's
-    ``record()`` or None): [nvm, log?, the newest record's seq (-1: none) and start,
+    body or None): [nvm, log?, the newest record's seq (-1: none) and start,
     where a log's erased tail starts]."""
     size = len(m)
     j = [m, log, -1, 0, 0]
@@ -103,7 +103,7 @@ def find(m, log):
 
 
 def load(r, data):
-    """Take a saved game (``Referee.record()``) into ``r``; False if it is not a valid one."""
+    """Take a saved game (a record's body, ``Referee.save``) into ``r``; False if it is not a valid one."""
     k = len(data) - 40
     if k < 0 or k > 64 or data[0] != 2:
         return False
