@@ -2,12 +2,12 @@
 simulated board (two buttons) and, through its hold times, on the one-button build,
 and must do what the cell says."""
 
-import os
 import re
 
 import pytest
 
-from harness import ROOT, Sim
+import web
+from harness import Sim
 
 PHASES = ("between questions", "answering", "reveal", "a number being entered")
 # What a cell says -> (the event it makes, its fields that must match) or None: refused
@@ -26,17 +26,9 @@ HOLDS = {"tap": 80, "held": 900, "held 2 s": 2300}
 
 def table():
     """The README's controls table: {press: [cells..., one-button hold]}."""
-    with open(os.path.join(ROOT, "README.md")) as f:
-        text = f.read()
-    section = text[text.index("## Controls"):]
-    rows = [line for line in section.split("\n## ")[0].splitlines() if line.startswith("| ")]
-    head = [c.strip() for c in rows[0].strip("|").split("|")]
-    assert head == ["press"] + list(PHASES) + ["one-button builds: hold A for"]
-    out = {}
-    for line in rows[2:]:
-        cells = [c.strip() for c in line.strip("|").split("|")]
-        out[cells[0]] = cells[1:]
-    return out
+    rows = web.readme_table("## Controls")
+    assert rows[0] == ["press"] + list(PHASES) + ["one-button builds: hold A for"]
+    return {cells[0]: cells[1:] for cells in rows[1:]}
 
 
 ROWS = table()

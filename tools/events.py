@@ -30,6 +30,13 @@ _WORDS = {"reveal": "reveal", "move": "move", "end": "end", "new": "new_game",
 # The events an ``at`` line belongs to (otherwise it is an event of its own: positions)
 _WITH_POSITIONS = ("reveal", "move", "end", "new_game", "resumed", "undo", "roll")
 
+# The device's colours (hardware/device.py: Device.draw), by number, and its patterns
+PALETTE = (0, 0xFFFFFF, 0xF0E442, 0x009E73, 0x181818, 0xD55E00, 0x56B4E9, 0xE69F00, 0xCC79A7,
+           0x0072B2)
+COLOUR_NAMES = ("off", "white", "yellow", "green", "grey", "vermillion", "sky", "orange", "purple",
+                "blue")
+PATTERN_NAMES = ("steady", "slow", "fast")
+
 LEGEND = """\
 ring: one pixel a seat
   white: QM   yellow slow blink: answering   green: answered   grey: passed

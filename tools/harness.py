@@ -41,6 +41,7 @@ import hardware.device  # noqa: E402
 from adafruit_blinka.microcontroller.generic_agnostic_board import pin as _agnostic  # noqa: E402
 
 import events as E  # noqa: E402
+from events import COLOUR_NAMES, PALETTE, PATTERN_NAMES  # noqa: E402,F401
 
 
 def _read(self):
@@ -270,10 +271,3 @@ class Sim(scenario.Scenario):
         en = self.device.p[5]
         return bool(en.value) if en is not None else None
 
-
-# The device's colours (hardware/device.py: Device.draw), by number
-PALETTE = (0, 0xFFFFFF, 0xF0E442, 0x009E73, 0x181818, 0xD55E00, 0x56B4E9, 0xE69F00, 0xCC79A7,
-           0x0072B2)
-COLOUR_NAMES = ("off", "white", "yellow", "green", "grey", "vermillion", "sky", "orange", "purple",
-                "blue")
-PATTERN_NAMES = ("steady", "slow", "fast")

@@ -18,7 +18,7 @@ class _Voice:
 
     def stop(self):
         if self.playing:
-            _audioout.stops.append(simclock.now_us())
+            _audioout.stopped()
         self._end = simclock.now_us()
 
     @property

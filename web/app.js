@@ -1,0 +1,396 @@
+// The QI Klaxon in a browser: the board's own firmware on MicroPython's WebAssembly port.
+//
+// This file is the page's hardware: it loads the device files (web/device/, laid out by
+// tools/web.py) into the VM's file system, runs web/page.py there, moves its clock to
+// real time, sets its pins from the on-screen buttons and keys, sounds what the device
+// plays through Web Audio, draws its ring, and keeps its flash in localStorage.
+import { loadMicroPython } from "./node_modules/@micropython/micropython-webassembly-pyscript/micropython.mjs";
+
+const NVM_KEY = "qiklaxon.nvm"; // the saved game: the board's flash, as hex
+const TICK_MS = 4; // the loop's timer
+const LEAD_MS = 8; // a press runs the loop this far ahead at once (QK_GLITCH_MS is 5 at most)
+const SOUNDS = ["klaxon", "denied", "blip"];
+const params = new URLSearchParams(location.search);
+const $ = (id) => document.getElementById(id);
+
+const qk = {
+  // read by the browser test and the benchmark
+  ready: false,
+  readyMs: null, // page load (navigation start) to ready
+  latencies: [], // press -> sound start, ms, one per Klaxon press that sounded
+  sounds: [], // [t_ms on the device's clock, name]
+  error: null,
+};
+window.qk = qk;
+
+let mp = null;
+let page = null;
+let t0 = 0; // performance.now() at power-on
+let words = null;
+let lastFrame = null;
+const down = new Set(); // controls held now
+let pressAt = null; // the Klaxon press not yet heard: its event time
+const audio = { ctx: null, gain: null, buffers: {}, source: null, raw: {} };
+
+function status(text) {
+  $("status").textContent = text;
+}
+
+function fail(text, err) {
+  qk.error = text + (err ? ": " + err : "");
+  status(qk.error);
+  console.error(text, err);
+}
+
+async function fetchBytes(path) {
+  const r = await fetch(path);
+  if (!r.ok) throw new Error(path + ": " + r.status);
+  return new Uint8Array(await r.arrayBuffer());
+}
+
+function writeFile(path, data) {
+  const parts = path.split("/").filter(Boolean);
+  let dir = "";
+  for (const part of parts.slice(0, -1)) {
+    dir += "/" + part;
+    try {
+      mp.FS.mkdir(dir);
+    } catch (e) {
+      // it exists
+    }
+  }
+  mp.FS.writeFile("/" + parts.join("/"), data);
+}
+
+// ---------------------------------------------------------------- sound
+function audioContext() {
+  if (!audio.ctx) {
+    const AC = window.AudioContext || window.webkitAudioContext;
+    if (!AC) return null;
+    audio.ctx = new AC({ latencyHint: "interactive" });
+    audio.gain = audio.ctx.createGain();
+    audio.gain.connect(audio.ctx.destination);
+    setVolume();
+    for (const name of SOUNDS) {
+      if (audio.raw[name]) {
+        audio.ctx.decodeAudioData(audio.raw[name].slice().buffer).then(
+          (b) => { audio.buffers[name] = b; },
+          (e) => console.warn("cannot decode", name, e));
+      }
+    }
+  }
+  if (audio.ctx.state === "suspended") audio.ctx.resume();
+  return audio.ctx;
+}
+
+function setVolume() {
+  if (audio.gain) {
+    const v = $("mute").checked ? 0 : Number($("volume").value) / 10;
+    audio.gain.gain.value = v * v; // loudness grows about with the square
+  }
+}
+
+// Called by the device (page.py) when it starts a sound, at its own time ``ms`` (the
+// loop may run a few ms ahead of real time after a press): start it then.
+globalThis.qkSound = (name, ms) => {
+  const at = Math.max(performance.now(), t0 + ms); // when the firmware starts it, real time
+  qk.sounds.push([ms, name]);
+  const ctx = audioContext();
+  if (ctx && audio.buffers[name]) {
+    stopSound(ms);
+    const src = ctx.createBufferSource();
+    src.buffer = audio.buffers[name];
+    src.connect(audio.gain);
+    src.start(ctx.currentTime + (at - performance.now()) / 1000);
+    audio.source = src;
+  }
+  if (name === "klaxon" && pressAt !== null) {
+    // to the sound leaving Web Audio: its start on the audio clock, then the audio
+    // output's own buffer (baseLatency); the loudspeaker's path after that is the device's
+    qk.latencies.push(at - pressAt + (ctx ? (ctx.baseLatency || 0) * 1000 : 0));
+    pressAt = null;
+    showLatency();
+  }
+};
+
+function stopSound(ms) {
+  if (audio.source) {
+    try {
+      audio.source.stop(audio.ctx.currentTime + Math.max(0, t0 + ms - performance.now()) / 1000);
+    } catch (e) {
+      // already over
+    }
+    audio.source = null;
+  }
+}
+
+globalThis.qkStop = stopSound;
+
+function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  const n = s.length;
+  return n ? (n % 2 ? s[(n - 1) / 2] : (s[n / 2 - 1] + s[n / 2]) / 2) : null;
+}
+
+function showLatency() {
+  const m = median(qk.latencies);
+  const buffer = audio.ctx && audio.ctx.baseLatency ?
+    ` (${(audio.ctx.baseLatency * 1000).toFixed(0)} ms of it the audio buffer)` : "";
+  $("latency").textContent = `press\u2192sound: ${qk.latencies.at(-1).toFixed(1)} ms${buffer}; ` +
+    `median ${m.toFixed(1)} ms of ${qk.latencies.length} presses.`;
+}
+
+// ---------------------------------------------------------------- the loop
+function nowMs() {
+  return performance.now() - t0;
+}
+
+function step() {
+  page.step(nowMs() / 1000); // seconds: a whole JavaScript number reaches Python as a 32-bit int
+}
+
+function tick() {
+  if (!page) return;
+  try {
+    step();
+    if (document.hidden) frame(); // no animation frames when hidden: keep the flash anyway
+  } catch (e) {
+    fail("the firmware's VM stopped", e);
+    return;
+  }
+  setTimeout(tick, TICK_MS);
+}
+
+function level(control, pressed, when) {
+  if (!page || $(control).disabled) return;
+  if (pressed === down.has(control)) return;
+  audioContext(); // a press is the user gesture that lets the page sound
+  if (pressed) down.add(control); else down.delete(control);
+  $(control).classList.toggle("down", pressed);
+  step(); // the pin changes now, at the device's time now
+  if (control === "klaxon" && pressed) {
+    pressAt = when;
+    qk.handled = performance.now() - when; // the browser's own delay before the page sees it
+  }
+  page.level(control, pressed);
+  // The device's next few milliseconds now, not a timer later (a timer waits 4 ms or
+  // more, behind the browser's drawing): what it plays in them is scheduled on the
+  // audio clock for the moment the firmware starts it (qkSound).
+  page.step((nowMs() + LEAD_MS) / 1000);
+}
+
+// ---------------------------------------------------------------- drawing
+function hex(c) {
+  return "#" + c.toString(16).padStart(6, "0");
+}
+
+function buildRing(n) {
+  const ring = $("ring");
+  ring.textContent = "";
+  for (let i = 0; i < n; i++) {
+    // the Circuit Playground's ring: pixels 0-4 down the left side, 5-9 up the right
+    const hour = n === 10 ? (i < 5 ? 11 - i : 10 - i) : (12 - (i * 12) / n) % 12;
+    const a = (hour * 30 * Math.PI) / 180;
+    const px = document.createElement("div");
+    px.className = "pixel free";
+    px.style.left = 50 + 41 * Math.sin(a) + "%";
+    px.style.top = 50 - 41 * Math.cos(a) + "%";
+    px.innerHTML = '<span class="seat"></span><span class="what"></span>';
+    ring.appendChild(px);
+  }
+}
+
+function pixelOf(seat, players, np) {
+  return np >= players ? Math.floor((seat * np) / players) : seat; // hardware/device.py's
+}
+
+function frame() {
+  if (!page) return;
+  const f = JSON.parse(page.frame());
+  if (f.nvm) {
+    try {
+      localStorage.setItem(NVM_KEY, f.nvm);
+    } catch (e) {
+      console.warn("cannot keep the game in this browser", e);
+    }
+  }
+  for (const [i, t, text] of f.log) {
+    const log = $("log");
+    let li = log.children[i];
+    if (!li) {
+      li = document.createElement("li");
+      log.appendChild(li);
+    }
+    li.textContent = text;
+    li.className = text.startsWith("KLAXON") ? "alarm" : "";
+    li.dataset.t = t;
+    while (log.children.length > 200) log.removeChild(log.firstChild); // a long game: the recent ones
+  }
+  if (f.log.length) $("log").scrollTop = $("log").scrollHeight;
+  $("asleep").hidden = !f.asleep;
+  $("a").disabled = $("b").disabled = !!f.asleep;
+  if (f.asleep) status("Asleep: press the Klaxon to wake");
+  else if (lastFrame && lastFrame.asleep) status("Awake");
+  if (f.px) drawRing(f);
+  else if (f.asleep) drawDark();
+  lastFrame = f;
+}
+
+function drawRing(f) {
+  const ring = $("ring");
+  if (ring.children.length !== f.px.length) buildRing(f.px.length);
+  const seats = new Array(f.px.length).fill(null);
+  for (let s = 0; s < f.players; s++) {
+    const i = pixelOf(s, f.players, f.px.length);
+    if (i < seats.length) seats[i] = s;
+  }
+  f.px.forEach((c, i) => {
+    const el = ring.children[i];
+    const [colour, pattern] = f.scene[i];
+    el.style.background = hex(c);
+    el.style.borderColor = c ? hex(c) : "#444";
+    el.classList.toggle("free", seats[i] === null);
+    el.querySelector(".seat").textContent = seats[i] === null ? "" : seats[i];
+    const name = words.colours[colour];
+    const what = colour ? (pattern ? `${name} ${words.patterns[pattern]}` : name) : "";
+    el.querySelector(".what").textContent = what;
+    el.setAttribute("aria-label", (seats[i] === null ? `pixel ${i}` : `seat ${seats[i]}`) +
+      (what ? ": " + what + (pattern ? " blink" : "") : ": off"));
+  });
+}
+
+function drawDark() {
+  for (const el of $("ring").children) {
+    el.style.background = "#000";
+    el.style.borderColor = "#444";
+    el.querySelector(".what").textContent = "";
+  }
+}
+
+function animate() {
+  try {
+    frame();
+  } catch (e) {
+    fail("the firmware's VM stopped", e);
+    return;
+  }
+  requestAnimationFrame(animate);
+}
+
+// ---------------------------------------------------------------- inputs
+function wireInputs() {
+  for (const control of ["klaxon", "a", "b"]) {
+    const el = $(control);
+    el.addEventListener("pointerdown", (e) => {
+      e.preventDefault();
+      if (el.setPointerCapture) el.setPointerCapture(e.pointerId);
+      level(control, true, e.timeStamp);
+    });
+    for (const ev of ["pointerup", "pointercancel", "lostpointercapture"]) {
+      el.addEventListener(ev, (e) => level(control, false, e.timeStamp));
+    }
+    el.addEventListener("contextmenu", (e) => e.preventDefault()); // a long touch is a hold
+  }
+  const keys = { " ": "klaxon", k: "klaxon", a: "a", b: "b" };
+  document.addEventListener("keydown", (e) => {
+    const control = keys[e.key.toLowerCase()];
+    if (!control || e.ctrlKey || e.metaKey || e.altKey || e.target.closest("input, summary")) return;
+    e.preventDefault();
+    if (!e.repeat) level(control, true, e.timeStamp);
+  });
+  document.addEventListener("keyup", (e) => {
+    const control = keys[e.key.toLowerCase()];
+    if (control) level(control, false, e.timeStamp);
+  });
+  window.addEventListener("blur", () => { // a key let go elsewhere: let go here too
+    for (const control of [...down]) level(control, false, performance.now());
+  });
+  $("volume").addEventListener("input", setVolume);
+  $("mute").addEventListener("change", setVolume);
+  $("forget").addEventListener("click", () => {
+    if (confirm("Forget the saved game and start afresh?")) {
+      page = null;
+      localStorage.removeItem(NVM_KEY);
+      location.reload();
+    }
+  });
+  window.addEventListener("pagehide", () => { if (page) frame(); });
+  document.addEventListener("visibilitychange", () => { if (page) frame(); });
+}
+
+function showWords() {
+  const legend = $("legend");
+  for (const line of words.legend) {
+    const li = document.createElement("li");
+    li.textContent = line.trim();
+    legend.appendChild(li);
+  }
+}
+
+function showControls(rows) {
+  const table = $("controls");
+  rows.forEach((row, r) => {
+    const tr = document.createElement("tr");
+    for (const cell of row) {
+      const td = document.createElement(r === 0 ? "th" : "td");
+      td.textContent = cell;
+      tr.appendChild(td);
+    }
+    table.appendChild(tr);
+  });
+}
+
+// ---------------------------------------------------------------- start
+async function main() {
+  try {
+    const [files, controls] = await Promise.all([
+      fetch("device/files.json").then((r) => r.json()),
+      fetch("device/controls.json").then((r) => r.json()),
+    ]);
+    mp = await loadMicroPython({
+      stdout: (line) => console.log(line),
+      stderr: (line) => console.warn(line),
+    });
+    const all = files.map((f) => "device/" + f).concat(["page.py"]);
+    const data = await Promise.all(all.map(fetchBytes));
+    all.forEach((path, i) => {
+      writeFile(path === "page.py" ? "device/page.py" : path, data[i]);
+      const m = path.match(/^device\/sounds\/(\w+)\.wav$/);
+      if (m) audio.raw[m[1]] = data[i];
+    });
+    mp.runPython("import sys\nsys.path.insert(0, '/device')");
+    const py = mp.pyimport("page");
+    words = JSON.parse(py.words());
+    showWords();
+    showControls(controls);
+    const seed = Number(params.get("seed")) || (Date.now() % 2147483647) || 1;
+    const saved = localStorage.getItem(NVM_KEY) || "";
+    const klaxonOnly = params.has("klaxon-only");
+    if (!py.boot(saved, seed, klaxonOnly)) {
+      page = py;
+      frame();
+      fail("The firmware could not start: see what happened");
+      return;
+    }
+    t0 = performance.now();
+    page = py;
+    qk.seed = seed;
+    wireInputs();
+    for (const id of ["klaxon", "a", "b"]) $(id).disabled = false;
+    frame();
+    status(saved ? "Ready: the saved game resumed" : "Ready: a new game");
+    $("app").setAttribute("aria-busy", "false");
+    qk.readyMs = performance.now();
+    qk.ready = true;
+    setTimeout(tick, TICK_MS);
+    requestAnimationFrame(animate);
+  } catch (e) {
+    fail("The page could not start the firmware", e);
+  }
+}
+
+// for the browser test: what the device did, as the host harness would see it
+qk.trace = () => JSON.parse(page.trace());
+qk.state = () => JSON.parse(page.trace()).state;
+
+main();

@@ -1,0 +1,215 @@
+"""The board's side of the web page: runs in MicroPython's WebAssembly port, in the page.
+
+The device files are the board's, unedited (web/device/, laid out by tools/web.py),
+with the stand-ins the other lanes use for the board's own modules: the simulated
+build's pins (tools/vmboard), a clock the page moves to real time (simclock), pin
+levels the page's buttons set (simpins), a recorded audio output whose plays and
+stops the page sounds through Web Audio (_audioout), and ``microcontroller.nvm``,
+which the page keeps in localStorage. The loop runs as on the host harness: a 1 ms
+pass at a time (tools/harness.py), so the same pin levels at the same times give
+the same events, which the browser test checks.
+
+Called from web/app.js: boot(), step(), level(), frame(), trace().
+"""
+
+import os
+import sys
+
+sys.path[:0] = ["/device/vmboard", "/device/simboard", "/device/lib", "/device/tools", "/device"]
+os.chdir("/device")
+
+import binascii  # noqa: E402
+import json  # noqa: E402
+
+import _audioout  # noqa: E402
+import alarm  # noqa: E402
+import board  # noqa: E402
+import events  # noqa: E402
+import js  # noqa: E402
+import microcontroller  # noqa: E402
+import scenario  # noqa: E402
+import simclock  # noqa: E402
+
+BUILD = "simulated"  # Blinka's OS-agnostic pins, WAV sounds, a 10-pixel ring, deep sleep
+BASE = "QK_BRIGHTNESS = 100\n"  # settings.toml: the screen dims, not the firmware
+SETTINGS = BASE
+PASS_US = 1000  # a pass a simulated millisecond, as the host harness runs it
+CATCH_UP_US = 2000000  # further behind than this (a hidden tab): quiet 100 ms passes
+NVM_SIZE = 4096  # the simulated build's flash: an RP2040's sector
+_NONE = 255
+SOUNDS = ("klaxon", "denied", "blip")  # the device's sounds 0, 1, 2 (its parts' p[4])
+
+_s = None  # the Scenario: the device on this page's board
+_trace = []  # [t_us, control, pressed] of every level the page's buttons set
+_log = []  # [t_ms, event, fields] merged, as tools/events.py reads the console
+_sent = [0, 0]  # console lines read so far; the first log entry not yet sent
+_nvm = [b""]  # the flash as last handed to the page to keep
+_asleep = [False]
+_coarse = [0]  # quiet passes taken to catch up (the trace then differs from the harness)
+
+
+def _heard(name):
+    if name != "raw":
+        js.qkSound(name, simclock.now_us() / 1000)
+
+
+def _stopped():
+    js.qkStop(simclock.now_us() / 1000)
+
+
+def boot(nvm_hex, seed, klaxon_only=False):
+    """Power on: the saved flash (hex, or "" for a new one), the die's seed, and
+    whether the device is a pure Klaxon (QK_KLAXON_ONLY)."""
+    global _s, SETTINGS
+    data = b""
+    try:
+        data = binascii.unhexlify(nvm_hex)
+    except ValueError:
+        pass
+    if len(data) != NVM_SIZE:  # a new page, or a kept flash that is not one: erased
+        data = b"\xff" * NVM_SIZE
+    microcontroller.nvm = bytearray(data)
+    _nvm[0] = bytes(data)
+    microcontroller.watchdog = None
+    alarm.wake_alarm = None
+    board.use(BUILD)
+    _audioout.record = False  # the page sounds them; nothing to keep
+    _audioout.listener = _heard
+    _audioout.on_stop = _stopped
+    del _trace[:]
+    del _log[:]
+    _sent[0] = _sent[1] = 0
+    _asleep[0] = False
+    SETTINGS = BASE + ("QK_KLAXON_ONLY = 1\n" if klaxon_only else "")
+    _s = scenario.Scenario(board, scenario.profile(BUILD), SETTINGS, seed=seed)
+    _name_sounds()
+    return _s.device is not None
+
+
+def _name_sounds():
+    """MicroPython's files have no name to give the stand-in WaveFile: name each sample
+    by its place, so that the page knows which WAV to sound."""
+    d = _s.device
+    if d is not None:
+        for i, sample in enumerate(d.p[4]):
+            if sample is not None:
+                sample.name = SOUNDS[i]
+
+
+def now_us():
+    return simclock.now_us()
+
+
+def step(t_s):
+    """Run the loop's passes up to ``t_s`` seconds since power-on (real time, from the
+    page's clock: seconds, as a JavaScript number that is whole converts to a 32-bit int)."""
+    if _asleep[0] or _s.device is None:
+        return
+    t_us = int(t_s * 1000000)
+    try:
+        if t_us - simclock.now_us() > CATCH_UP_US:  # the tab was hidden: catch up quietly
+            _s.call(_quiet, t_us - CATCH_UP_US // 2)
+        _s.run_until_us(t_us, PASS_US)
+    except alarm.DeepSleep:
+        _asleep[0] = True
+
+
+def _quiet(t_us):
+    """100 ms passes until ``t_us``, each a chores pass (tools/harness.py does the same)."""
+    d = _s.device
+    while simclock.now_us() < t_us:
+        d.f[12] = 255  # the pass counter: this pass is a chores pass
+        d.poll()
+        simclock.advance_us(100000)
+        _coarse[0] += 1
+
+
+def level(control, pressed):
+    """``control`` ("klaxon", "a", "b") goes down (pressed) or up now; the Klaxon wakes
+    a sleeping board, which then starts afresh and counts that press, as a board does."""
+    if control not in _s.controls:
+        return
+    t = simclock.now_us()
+    _trace.append([t, control, bool(pressed)])
+    _s.level(control, t, pressed)
+    if _asleep[0] and control == "klaxon" and pressed:
+        simclock.set_us(t + 1000)  # the pin alarm, then the board's start-up
+        alarm.wake_alarm = alarm.pin.PinAlarm(None, value=_s.controls["klaxon"][1])
+        _asleep[0] = False
+        _s.power_on_again()
+        _name_sounds()
+
+
+def _read_log():
+    lines = _s.events
+    first = len(_log)
+    for t, line in lines[_sent[0]:]:
+        name, fields = events.parse(line)
+        before = len(_log)
+        if before:
+            last = _log[-1]
+            folded = events.merge([last, (t, name, fields)])
+            if len(folded) == 1:
+                _log[-1] = folded[0]
+                first = min(first, before - 1)
+                continue
+        _log.append((t, name, fields))
+    _sent[0] = len(lines)
+    return first
+
+
+def frame():
+    """What the page shows now, as JSON: the ring's colours and scene, new or changed
+    log lines as sentences, the flash when it changed, asleep or not."""
+    out = {"asleep": _asleep[0], "started": _s.device is not None, "t": simclock.now_ms()}
+    d = _s.device
+    if d is not None and not _asleep[0]:
+        px = d.p[7]
+        out["px"] = [px[i] if isinstance(px[i], int) else
+                     px[i][0] << 16 | px[i][1] << 8 | px[i][2] for i in range(len(px))]
+        c = d.c
+        n = len(c) // 2
+        out["scene"] = [[c[i] & 15, c[n + i]] for i in range(n)]
+        out["players"] = d.r.S[0] if d.r is not None else 0
+    first = min(_read_log(), _sent[1])
+    out["log"] = [[i, _log[i][0], events.sentence(_log[i][1], _log[i][2])]
+                  for i in range(first, len(_log))]
+    _sent[1] = len(_log)
+    nvm = microcontroller.nvm
+    if nvm != _nvm[0]:
+        _nvm[0] = bytes(nvm)
+        out["nvm"] = binascii.hexlify(nvm).decode()
+    return json.dumps(out)
+
+
+def state():
+    """The game as the simulator's last line says it (tools/sim.py ``state``)."""
+    d = _s.device
+    r = d.r if d is not None else None
+    out = {"mode": "klaxon" if r is None else "referee"}
+    if r is not None:
+        S = r.S
+        n = S[0]
+        pos = [r.P[i] for i in range(n)]
+
+        def seat(v):
+            return None if v == _NONE else v
+
+        out.update(players=n, qm=S[1], phase=("idle", "answering", "reveal", "over")[S[2]],
+                   positions=pos, answering=seat(S[3]), challenger=seat(S[4]),
+                   challenged=seat(S[5]))
+    return out
+
+
+def trace():
+    """Everything the browser test compares with the host harness, as JSON."""
+    return json.dumps({"levels": _trace, "lines": [[t, line] for t, line in _s.events],
+                       "state": state(), "now_us": simclock.now_us(), "coarse": _coarse[0],
+                       "settings": SETTINGS, "build": BUILD})
+
+
+def words():
+    """The ring's legend and the names of its colours and patterns, as the host tools
+    word them (tools/events.py), as JSON."""
+    return json.dumps({"legend": events.LEGEND.split("\n")[1:], "colours": events.COLOUR_NAMES,
+                       "patterns": events.PATTERN_NAMES})
