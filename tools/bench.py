@@ -196,11 +196,42 @@ def deploy_bytes():
     return out
 
 
+def browser_rows(presses=20):
+    """The page in headless Chromium (tools/browser.py): load to ready (3 loads, cold:
+    the server forbids caching), press -> sound start for Klaxon presses made with the
+    mouse (ms: to the sound's start on the audio clock plus the audio output's buffer),
+    and the bytes the page transfers. None without a browser."""
+    import browser
+
+    try:
+        browser.find()
+    except browser.Unavailable:
+        return None
+    with browser.Browser() as b:
+        loads = [b.open("?seed=1&klaxon-only")]
+        for _ in range(2):
+            loads.append(b.reload())
+        for _ in range(presses):
+            b.press("klaxon", 0.08, 0.25)
+        time.sleep(0.3)
+        lat = b.js("return qk.latencies")
+        base = b.js("return qk.baseLatencyMs()")
+        sizes = b.js("""return performance.getEntriesByType('navigation').concat(
+            performance.getEntriesByType('resource')).map(e => [e.name, e.transferSize])""")
+    if len(lat) != presses:
+        raise SystemExit("browser run: %d Klaxon presses gave %d klaxons" % (presses, len(lat)))
+    return {"loads": loads, "latency": lat, "base": base,
+            "bytes": sum(n for _, n in sizes),
+            "wasm": sum(n for name, n in sizes if name.endswith(".wasm"))}
+
+
 def main(argv=None):
     p = argparse.ArgumentParser()
     p.add_argument("--quick", action="store_true", help="the CI run: fewer latency samples")
     p.add_argument("--suite-seconds", type=float, default=None,
                    help="the host suite's wall time, when the caller just ran it")
+    p.add_argument("--browser-seconds", type=float, default=None,
+                   help="the browser lane's wall time, when the caller just ran it")
     p.add_argument("--presses", type=int, default=10_000)
     args = p.parse_args(argv)
     os.chdir(ROOT)
@@ -273,6 +304,24 @@ def main(argv=None):
                 "a whole question" if name == "question" else "a whole game",
                 "" if name == "question" else ", undo, move, end, new game"),
                 "(info: the Express has 15.9 KB)", "%.2f KB" % (need / 1024), None)
+    w = browser_rows()
+    if w is None:
+        import browser
+
+        row("the page in headless Chromium (load, press -> sound, bytes)", "<= 2 s, <= 20 ms",
+            "not measured: " + browser.HOW_TO_GET,
+            False if os.environ.get("QK_REQUIRE_BROWSER") else None)
+    else:
+        row("web page: load to ready, headless Chromium (cold; worst of 3)", "<= 2 s",
+            "%.0f ms (%s)" % (max(w["loads"]), ", ".join("%.0f" % x for x in w["loads"])),
+            max(w["loads"]) <= 2000)
+        m = statistics.median(w["latency"])
+        row("web page: press -> sound start, headless Chromium (median / worst)",
+            "<= 20 ms (median)", "%.1f / %.1f ms (%d mouse presses; %.0f ms of it the audio "
+            "buffer; the board: %.2f ms)" % (m, max(w["latency"]), len(w["latency"]), w["base"],
+                                             med / 1000), m <= 20)
+        row("web page: bytes transferred (uncompressed, uncached)", "(info)",
+            "%.0f KB (the WebAssembly VM %.0f KB)" % (w["bytes"] / 1024, w["wasm"] / 1024), None)
     d = deploy_bytes()
     row("bytes a deploy copies, per build (as .py)", "<= 200 KB",
         ", ".join("%s %.0f KB" % (k, n / 1024) for k, n in sorted(d.items())),
@@ -286,6 +335,9 @@ def main(argv=None):
     if suite is not None:
         row("host test suite wall time (%d cores)" % os.cpu_count(), "<= 60 s", "%.1f s" % suite,
             suite <= 60)
+    if args.browser_seconds is not None:
+        row("  the browser lane's wall time (tests/test_web.py, a real Chromium)", "(info)",
+            "%.1f s" % args.browser_seconds, None)
 
     w0 = max(len(r[0]) for r in rows)
     w1 = max(len(r[1]) for r in rows)

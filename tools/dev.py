@@ -3,6 +3,7 @@
 
     python3 tools/dev.py sim [sim.py flags]   # run the device on the simulated board
     python3 tools/dev.py test                 # run every test, the VM lane and the benchmark
+    python3 tools/dev.py web [--port N]       # the device in a browser, on 127.0.0.1
 
 Each first makes ``.venv`` beside this repo and installs requirements-dev.txt
 into it (again only when that file changes), then runs inside it.
@@ -45,7 +46,7 @@ def ensure_venv():
 
 
 def main(argv):
-    if not argv or argv[0] not in ("sim", "test", "bench"):
+    if not argv or argv[0] not in ("sim", "test", "bench", "web"):
         print(__doc__)
         return 2
     ensure_venv()
@@ -53,21 +54,33 @@ def main(argv):
     if argv[0] == "sim":
         return subprocess.call([PY, os.path.join(ROOT, "tools", "sim.py")] + argv[1:], cwd=ROOT,
                                env=env)
+    if argv[0] == "web":
+        return subprocess.call([PY, os.path.join(ROOT, "tools", "web.py")] + argv[1:], cwd=ROOT,
+                               env=env)
     if argv[0] == "bench":
         return subprocess.call([PY, os.path.join(ROOT, "tools", "bench.py")] + argv[1:], cwd=ROOT,
                                env=env)
     # The pytest script, not ``python -m pytest``: -m puts the repo root first on
     # sys.path, where code.py shadows the standard library's ``code`` module.
-    pytest = os.path.join(VENV, "bin", "pytest")
+    # The host suite first (its wall time is a budget), then the browser lane
+    # (tests/test_web.py: a real Chromium; it skips, saying why, where there is none).
+    pytest = [os.path.join(VENV, "bin", "pytest"), "-q", "-p", "no:cacheprovider"]
     started = time.monotonic()
-    rc = subprocess.call([pytest, "-q", "-p", "no:cacheprovider", "tests"] + argv[1:], cwd=ROOT,
+    rc = subprocess.call(pytest + ["tests", "--ignore=tests/test_web.py"] + argv[1:], cwd=ROOT,
                          env=env)
-    if rc != 0:
+    if rc not in (0, 5):  # 5: nothing selected (-k)
         return rc
     suite = time.monotonic() - started
+    print("\nbrowser lane (tests/test_web.py):", flush=True)
+    started = time.monotonic()
+    rc = subprocess.call(pytest + ["-rs", "tests/test_web.py"] + argv[1:], cwd=ROOT, env=env)
+    if rc not in (0, 5):
+        return rc
+    browser = time.monotonic() - started
     print("\nbenchmark (tools/bench.py --quick):", flush=True)
     return subprocess.call([PY, os.path.join(ROOT, "tools", "bench.py"), "--quick",
-                            "--suite-seconds", "%.1f" % suite], cwd=ROOT, env=env)
+                            "--suite-seconds", "%.1f" % suite, "--browser-seconds",
+                            "%.1f" % browser], cwd=ROOT, env=env)
 
 
 if __name__ == "__main__":

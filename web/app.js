@@ -137,7 +137,7 @@ function showLatency() {
   const buffer = audio.ctx && audio.ctx.baseLatency ?
     ` (${(audio.ctx.baseLatency * 1000).toFixed(0)} ms of it the audio buffer)` : "";
   $("latency").textContent = `press\u2192sound: ${qk.latencies.at(-1).toFixed(1)} ms${buffer}; ` +
-    `median ${m.toFixed(1)} ms of ${qk.latencies.length} presses.`;
+    `median ${m.toFixed(1)} ms of ${qk.latencies.length} press${qk.latencies.length > 1 ? "es" : ""}.`;
 }
 
 // ---------------------------------------------------------------- the loop
@@ -164,7 +164,7 @@ function tick() {
 function level(control, pressed, when) {
   if (!page || $(control).disabled) return;
   if (pressed === down.has(control)) return;
-  audioContext(); // a press is the user gesture that lets the page sound
+  audioContext(); // a press is the user gesture that lets a suspended context sound
   if (pressed) down.add(control); else down.delete(control);
   $(control).classList.toggle("down", pressed);
   step(); // the pin changes now, at the device's time now
@@ -375,6 +375,7 @@ async function main() {
     t0 = performance.now();
     page = py;
     qk.seed = seed;
+    audioContext(); // made now (suspended until the first press where the browser asks one)
     wireInputs();
     for (const id of ["klaxon", "a", "b"]) $(id).disabled = false;
     frame();
@@ -389,6 +390,7 @@ async function main() {
   }
 }
 
+qk.baseLatencyMs = () => (audio.ctx && audio.ctx.baseLatency ? audio.ctx.baseLatency * 1000 : 0);
 // for the browser test: what the device did, as the host harness would see it
 qk.trace = () => JSON.parse(page.trace());
 qk.state = () => JSON.parse(page.trace()).state;

@@ -45,11 +45,12 @@ _log = []  # [t_ms, event, fields] merged, as tools/events.py reads the console
 _sent = [0, 0]  # console lines read so far; the first log entry not yet sent
 _nvm = [b""]  # the flash as last handed to the page to keep
 _asleep = [False]
+_seed = [1]  # the die's seed
 _coarse = [0]  # quiet passes taken to catch up (the trace then differs from the harness)
 
 
 def _heard(name):
-    if name != "raw":
+    if name != "raw" and _s is not None and _s.device is not None:  # as tools/harness.py hears
         js.qkSound(name, simclock.now_us() / 1000)
 
 
@@ -80,6 +81,7 @@ def boot(nvm_hex, seed, klaxon_only=False):
     del _log[:]
     _sent[0] = _sent[1] = 0
     _asleep[0] = False
+    _seed[0] = seed
     SETTINGS = BASE + ("QK_KLAXON_ONLY = 1\n" if klaxon_only else "")
     _s = scenario.Scenario(board, scenario.profile(BUILD), SETTINGS, seed=seed)
     _name_sounds()
@@ -132,6 +134,7 @@ def level(control, pressed):
     t = simclock.now_us()
     _trace.append([t, control, bool(pressed)])
     _s.level(control, t, pressed)
+    simclock.advance_us(0)  # the stand-in pins read the new level from this very pass on
     if _asleep[0] and control == "klaxon" and pressed:
         simclock.set_us(t + 1000)  # the pin alarm, then the board's start-up
         alarm.wake_alarm = alarm.pin.PinAlarm(None, value=_s.controls["klaxon"][1])
@@ -204,6 +207,7 @@ def state():
 def trace():
     """Everything the browser test compares with the host harness, as JSON."""
     return json.dumps({"levels": _trace, "lines": [[t, line] for t, line in _s.events],
+                       "seed": _seed[0],
                        "state": state(), "now_us": simclock.now_us(), "coarse": _coarse[0],
                        "settings": SETTINGS, "build": BUILD})
 

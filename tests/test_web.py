@@ -1,0 +1,146 @@
+"""The browser lane: the page (web/) in a real headless Chromium, played with the mouse
+and the keyboard on its on-screen buttons, must do exactly what the host harness does
+with the same pin levels at the same times; a reload mid-question resumes the game.
+
+Without Debian's chromium and chromium-driver this lane skips, saying how to get
+them; CI installs them and sets QK_REQUIRE_BROWSER=1, which makes a skip a failure.
+"""
+
+import os
+
+import pytest
+
+import browser
+import events as E
+from harness import ROOT, Sim
+
+try:
+    browser.find()
+except browser.Unavailable as e:
+    if os.environ.get("QK_REQUIRE_BROWSER"):
+        raise
+    pytest.skip(str(e), allow_module_level=True)
+
+# where the screenshots go: out/ (QK_SHOTS=docs refreshes the README's)
+SHOTS = os.path.join(ROOT, os.environ.get("QK_SHOTS", "out"))
+
+# A hurried table: (control, held s, then a gap s). A Klaxon before anyone has
+# answered, quick taps, a tap just before the Klaxon, the reveal marked, a mark undone
+# (B held), and the Klaxon penalty counted in.
+GAME = [
+    ("b", 0.08, 0.3),  # the QM asks
+    ("klaxon", 0.1, 0.4),  # refused: nobody has answered yet
+    ("b", 0.06, 0.12),  # seat 1 passes, quickly
+    ("a", 0.06, 0.03),  # seat 2 answers, and at once...
+    ("klaxon", 0.15, 1.6),  # ...the Klaxon: seat 3 challenges (its sound runs 1.3 s)
+    ("a", 0.08, 0.3),  # the reveal: the answer marked right
+    ("b", 0.9, 0.4),  # B held: that mark undone
+    ("b", 0.08, 0.3),  # wrong
+    ("a", 0.08, 0.2),  # the penalty: +1
+    ("a", 0.08, 0.2),  # +1
+    ("b", 0.08, 0.6),  # done
+]
+
+
+def harness_for(trace):
+    """The host harness with the page's settings, die and pin levels, run to the page's time."""
+    sim = Sim(settings=trace["settings"], seed=trace["seed"])
+    for t_us, control, pressed in trace["levels"]:
+        sim.level(control, t_us, pressed)
+    sim.run_until_us(trace["now_us"])
+    return sim
+
+
+def state_of(sim):
+    r = sim.device.r
+    if r is None:
+        return {"mode": "klaxon"}
+    g = sim.game
+    return {"mode": "referee", "players": g.players, "qm": g.qm, "phase": g.phase,
+            "positions": g.positions, "answering": g.answering, "challenger": g.challenger,
+            "challenged": g.challenged}
+
+
+@pytest.fixture(scope="module")
+def chromium():
+    with browser.Browser() as b:
+        yield b
+
+
+def play(b, steps):
+    for control, hold, gap in steps:
+        b.press(control, hold, gap)
+
+
+def test_a_game_played_on_the_page_is_the_harness_game(chromium):
+    b = chromium
+    b.open("?seed=7")
+    play(b, GAME)
+    trace = b.trace()
+    assert trace["coarse"] == 0, "the page fell behind real time: its passes differ"
+    assert len(trace["levels"]) == 2 * len(GAME), "every press reached the device's pins"
+    sim = harness_for(trace)
+    page_lines = [[t, line] for t, line in trace["lines"]]
+    host_lines = [[t, line] for t, line in sim.events]
+    assert page_lines == host_lines
+    assert trace["state"] == state_of(sim)
+    # what the table saw happen, and heard
+    names = [n for _, n, _ in E.merge([(t, *E.parse(line)) for t, line in page_lines])]
+    for name in ("ask", "refused", "answer", "pass", "klaxon", "mark", "unmark", "penalty"):
+        assert name in names, name
+    heard = [[int(ms), name] for ms, name in b.js("return qk.sounds")]
+    assert heard == [list(s) for s in sim.sounds()]
+    assert ["klaxon"] == [n for _, n in heard if n == "klaxon"]
+    # the event lines are shown as the sentences tools/events.py makes
+    shown = b.js("return [...document.querySelectorAll('#log li')].map(li => li.textContent)")
+    assert "KLAXON! seat %d challenges seat %d" % (
+        sim.game.challenger, sim.game.challenged) in shown
+    assert shown[-1] == E.sentence(*E.merge([(t, *E.parse(line)) for t, line in page_lines])[-1][1:])
+    b.screenshot(os.path.join(SHOTS, "web-page.png"))
+
+
+def test_a_reload_mid_question_resumes_the_game_as_a_power_cut_does(chromium):
+    b = chromium
+    b.open("?seed=3")
+    play(b, [("b", 0.08, 0.3), ("a", 0.08, 1.5)])  # asked, seat 1 answered; saved 1 s later
+    before = b.trace()
+    assert before["state"]["phase"] == "answering" and before["state"]["answering"] == 2
+    b.reload()
+    after = b.trace()
+    assert after["state"] == before["state"]
+    assert after["lines"][0][1] == "resumed"
+    shown = b.js("return document.getElementById('status').textContent")
+    assert "resumed" in shown
+    # the game goes on from there: the seat whose turn it is challenges seat 1's answer
+    play(b, [("klaxon", 0.1, 0.5)])
+    s = b.trace()["state"]
+    assert (s["phase"], s["challenger"], s["challenged"]) == ("reveal", 2, 1)
+
+
+def test_the_keyboard_plays_too_and_a_held_key_counts_once(chromium):
+    b = chromium
+    b.open("?seed=5&klaxon-only")
+    b.key(" ", 0.6, 0.2)  # held: the OS repeats the key; one press
+    b.key("k", 0.08, 1.5)
+    trace = b.trace()
+    assert [line for _, line in trace["lines"]] == ["klaxon sounded"] * 2
+    assert trace["state"] == {"mode": "klaxon"}
+    assert len(b.js("return qk.latencies")) == 2
+
+
+def test_a_portrait_phone_gets_the_whole_board_on_screen(chromium):
+    b = chromium
+    b.d.set_window_size(390, 844)
+    try:
+        b.open("?seed=1")
+        play(b, [("b", 0.08, 0.3), ("a", 0.08, 0.3)])
+        boxes = b.js("""return ['klaxon', 'a', 'b'].map(id => {
+            const r = document.getElementById(id).getBoundingClientRect();
+            return [r.left, r.right, r.width, r.height]; })""")
+        width = b.js("return document.documentElement.clientWidth")
+        for left, right, w, h in boxes:
+            assert left >= 0 and right <= width, "a button off the screen's side"
+            assert w >= 64 and h >= 64, "a touch target under 64 px"
+        b.screenshot(os.path.join(SHOTS, "web-phone.png"))
+    finally:
+        b.d.set_window_size(1280, 800)
