@@ -7,6 +7,7 @@ them; CI installs them and sets QK_REQUIRE_BROWSER=1, which makes a skip a failu
 """
 
 import os
+import time
 
 import pytest
 
@@ -126,6 +127,9 @@ def test_the_keyboard_plays_too_and_a_held_key_counts_once(chromium):
     assert [line for _, line in trace["lines"]] == ["klaxon sounded"] * 2
     assert trace["state"] == {"mode": "klaxon"}
     assert len(b.js("return qk.latencies")) == 2
+    # the second press came while the klaxon sounded: it starts again, the first stopped
+    sim = harness_for(trace)
+    assert [[int(ms), n] for ms, n in b.js("return qk.sounds")] == [list(s) for s in sim.sounds()]
 
 
 def test_a_portrait_phone_gets_the_whole_board_on_screen(chromium):
@@ -144,3 +148,41 @@ def test_a_portrait_phone_gets_the_whole_board_on_screen(chromium):
         b.screenshot(os.path.join(SHOTS, "web-phone.png"))
     finally:
         b.d.set_window_size(1280, 800)
+
+
+def test_the_buttons_set_up_a_new_game_and_the_harness_agrees(chromium):
+    """Players and the first QM are set at the table, as on the board: the game ended
+    (B held 2 s), a new one set up (B held 2 s again), A one more player, B go on, A the
+    next seat as first QM, B go on."""
+    b = chromium
+    b.open("?seed=11")
+    play(b, [("b", 2.3, 0.3), ("b", 2.3, 0.3), ("a", 0.08, 0.2), ("b", 0.08, 0.2),
+             ("a", 0.08, 0.2), ("b", 0.08, 0.5)])
+    trace = b.trace()
+    assert trace["state"]["players"] == 5 and trace["state"]["qm"] == 1
+    sim = harness_for(trace)
+    assert [[t, line] for t, line in sim.events] == trace["lines"]
+    assert state_of(sim) == trace["state"]
+    assert len(b.js("return document.querySelectorAll('.pixel:not(.free)')")) == 5
+
+
+def test_the_page_sleeps_as_the_board_does_and_the_klaxon_wakes_it_and_counts(chromium):
+    """After QK_SLEEP_MIN (15) idle minutes the device saves and deep-sleeps; on the
+    page the ring goes dark, A and B do nothing, and the Klaxon wakes it: the saved game
+    resumes and that press counts, as on the board."""
+    b = chromium
+    b.open("?seed=2")
+    play(b, [("b", 0.08, 0.3), ("a", 0.08, 1.5)])  # asked; seat 1 answered
+    b.js("qk.skip(16 * 60 * 1000)")  # as if 16 minutes went by
+    time.sleep(0.5)
+    assert b.js("return document.getElementById('asleep').hidden") is False
+    assert b.js("return document.getElementById('a').disabled") is True
+    lines = [line for _, line in b.trace()["lines"]]
+    assert lines[-1].startswith("sleeping")
+    b.press("klaxon", 0.1, 0.5)
+    trace = b.trace()
+    lines = [line for _, line in trace["lines"]]
+    assert lines[-3:] == ["resumed", "at 0 0 0 0", "klaxon 2 1"]
+    assert b.js("return document.getElementById('asleep').hidden") is True
+    assert not any(line.startswith("fault") for line in lines)
+    assert trace["state"]["phase"] == "reveal"

@@ -19,6 +19,7 @@ const qk = {
   readyMs: null, // page load (navigation start) to ready
   latencies: [], // press -> sound start, ms, one per Klaxon press that sounded
   sounds: [], // [t_ms on the device's clock, name]
+  stops: [], // t_ms of each stop the device made
   error: null,
 };
 window.qk = qk;
@@ -97,11 +98,11 @@ globalThis.qkSound = (name, ms) => {
   qk.sounds.push([ms, name]);
   const ctx = audioContext();
   if (ctx && audio.buffers[name]) {
-    stopSound(ms);
+    silence(at); // one sound at a time, as the board's one voice
     const src = ctx.createBufferSource();
     src.buffer = audio.buffers[name];
     src.connect(audio.gain);
-    src.start(ctx.currentTime + (at - performance.now()) / 1000);
+    src.start(audioTime(at));
     audio.source = src;
   }
   if (name === "klaxon" && pressAt !== null) {
@@ -113,15 +114,26 @@ globalThis.qkSound = (name, ms) => {
   }
 };
 
-function stopSound(ms) {
+// The audio clock's time for ``at`` (performance.now() time; now if it has passed).
+function audioTime(at) {
+  return audio.ctx.currentTime + Math.max(0, at - performance.now()) / 1000;
+}
+
+function silence(at) {
   if (audio.source) {
     try {
-      audio.source.stop(audio.ctx.currentTime + Math.max(0, t0 + ms - performance.now()) / 1000);
+      audio.source.stop(audioTime(at));
     } catch (e) {
       // already over
     }
     audio.source = null;
   }
+}
+
+// Called by the device when it stops the sound, at its own time ``ms``.
+function stopSound(ms) {
+  qk.stops.push(ms);
+  silence(t0 + ms);
 }
 
 globalThis.qkStop = stopSound;
@@ -158,13 +170,31 @@ function tick() {
     fail("the firmware's VM stopped", e);
     return;
   }
-  setTimeout(tick, TICK_MS);
+  setTimeout(tick, lastFrame && lastFrame.asleep ? 100 : TICK_MS); // asleep: only the Klaxon wakes it
+}
+
+// The screen stays on while the device is awake (a tablet in the middle of the table),
+// and may go off once it sleeps, as the board's lights do.
+let wakeLock = null;
+async function holdScreen(on) {
+  try {
+    if (on && !wakeLock && navigator.wakeLock && document.visibilityState === "visible") {
+      wakeLock = await navigator.wakeLock.request("screen");
+      wakeLock.addEventListener("release", () => { wakeLock = null; });
+    } else if (!on && wakeLock) {
+      await wakeLock.release();
+      wakeLock = null;
+    }
+  } catch (e) {
+    wakeLock = null; // not allowed here (no gesture yet, or an insecure origin): no matter
+  }
 }
 
 function level(control, pressed, when) {
   if (!page || $(control).disabled) return;
   if (pressed === down.has(control)) return;
   audioContext(); // a press is the user gesture that lets a suspended context sound
+  holdScreen(true);
   if (pressed) down.add(control); else down.delete(control);
   $(control).classList.toggle("down", pressed);
   step(); // the pin changes now, at the device's time now
@@ -229,8 +259,10 @@ function frame() {
   if (f.log.length) $("log").scrollTop = $("log").scrollHeight;
   $("asleep").hidden = !f.asleep;
   $("a").disabled = $("b").disabled = !!f.asleep;
-  if (f.asleep) status("Asleep: press the Klaxon to wake");
-  else if (lastFrame && lastFrame.asleep) status("Awake");
+  if (f.asleep && !(lastFrame && lastFrame.asleep)) {
+    status("Asleep: press the Klaxon to wake");
+    holdScreen(false);
+  } else if (!f.asleep && lastFrame && lastFrame.asleep) status("Awake");
   if (f.px) drawRing(f);
   else if (f.asleep) drawDark();
   lastFrame = f;
@@ -315,7 +347,11 @@ function wireInputs() {
     }
   });
   window.addEventListener("pagehide", () => { if (page) frame(); });
-  document.addEventListener("visibilitychange", () => { if (page) frame(); });
+  document.addEventListener("visibilitychange", () => {
+    if (!page) return;
+    frame();
+    if (!document.hidden && !(lastFrame && lastFrame.asleep)) holdScreen(true);
+  });
 }
 
 function showWords() {
@@ -390,6 +426,9 @@ async function main() {
   }
 }
 
+// for the browser test: as if ``ms`` had passed at once (the loop catches up in quiet
+// 100 ms passes, as after a hidden tab): the device's own timers run, sleep among them
+qk.skip = (ms) => { t0 -= ms; };
 qk.baseLatencyMs = () => (audio.ctx && audio.ctx.baseLatency ? audio.ctx.baseLatency * 1000 : 0);
 // for the browser test: what the device did, as the host harness would see it
 qk.trace = () => JSON.parse(page.trace());

@@ -22,6 +22,7 @@ import binascii  # noqa: E402
 import json  # noqa: E402
 
 import _audioout  # noqa: E402
+import _mixer  # noqa: E402
 import alarm  # noqa: E402
 import board  # noqa: E402
 import events  # noqa: E402
@@ -54,8 +55,14 @@ def _heard(name):
         js.qkSound(name, simclock.now_us() / 1000)
 
 
-def _stopped():
-    js.qkStop(simclock.now_us() / 1000)
+def _stop(voice, stop=_mixer._Voice.stop):
+    """The mixer voice's stop(), telling the page to silence what it sounds."""
+    if voice.playing:
+        js.qkStop(simclock.now_us() / 1000)
+    stop(voice)
+
+
+_mixer._Voice.stop = _stop  # the simulated build plays its WAVs on an audiomixer voice
 
 
 def boot(nvm_hex, seed, klaxon_only=False):
@@ -76,7 +83,6 @@ def boot(nvm_hex, seed, klaxon_only=False):
     board.use(BUILD)
     _audioout.record = False  # the page sounds them; nothing to keep
     _audioout.listener = _heard
-    _audioout.on_stop = _stopped
     del _trace[:]
     del _log[:]
     _sent[0] = _sent[1] = 0
@@ -105,9 +111,10 @@ def now_us():
 def step(t_s):
     """Run the loop's passes up to ``t_s`` seconds since power-on (real time, from the
     page's clock: seconds, as a JavaScript number that is whole converts to a 32-bit int)."""
-    if _asleep[0] or _s.device is None:
-        return
     t_us = int(t_s * 1000000)
+    if _asleep[0] or _s.device is None:  # time passes; nothing runs (tools/harness.py)
+        simclock.set_us(t_us)
+        return
     try:
         if t_us - simclock.now_us() > CATCH_UP_US:  # the tab was hidden: catch up quietly
             _s.call(_quiet, t_us - CATCH_UP_US // 2)

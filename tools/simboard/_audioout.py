@@ -5,7 +5,6 @@ import simclock
 plays = []  # [t_us, sample name, sample, level] of each play, in order
 stops = []  # t_us of each stop()
 listener = None  # called with the sound's name ("klaxon") at each play
-on_stop = None  # called at each stop() of a sound that plays (the web page silences it)
 record = True  # keep ``plays`` (the CircuitPython lane does not: its heap is the firmware's)
 
 
@@ -36,8 +35,8 @@ class AudioOut:
             heard(sample, 1.0)
 
     def stop(self):
-        if self.playing:
-            stopped()
+        if self.playing and record:
+            stops.append(simclock.now_us())
         self._end = simclock.now_us()
 
     @property
@@ -57,11 +56,3 @@ def heard(sample, level):
     if listener is not None:
         name = sample.name.replace("\\", "/").split("/")[-1]
         listener(name[:-4] if name.endswith(".wav") else name)
-
-
-def stopped():
-    """Record a stop of what plays and tell ``on_stop``."""
-    if record:
-        stops.append(simclock.now_us())
-    if on_stop is not None:
-        on_stop()

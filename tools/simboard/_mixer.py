@@ -18,7 +18,7 @@ class _Voice:
 
     def stop(self):
         if self.playing:
-            _audioout.stopped()
+            _audioout.stops.append(simclock.now_us())
         self._end = simclock.now_us()
 
     @property
