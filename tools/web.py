@@ -155,12 +155,11 @@ def stage(dest=None):
 def publish(out_dir):
     """A static copy of the page in ``out_dir``: any web server (GitHub Pages, say) serves it."""
     install()
-    stage()
     shutil.rmtree(out_dir, ignore_errors=True)
     os.makedirs(out_dir)
     for name in PAGE:
         shutil.copyfile(os.path.join(WEB, name), os.path.join(out_dir, name))
-    shutil.copytree(os.path.join(WEB, "device"), os.path.join(out_dir, "device"))
+    stage(os.path.join(out_dir, "device"))
     wasm = os.path.join(out_dir, "node_modules", *PACKAGE.split("/"))
     os.makedirs(wasm)
     for name in WASM + ("package.json",):

@@ -1,0 +1,135 @@
+"""tools/web.py without a browser: what the page loads, the pinned WebAssembly VM's
+install (checked against the lockfile), the static copy, and the server's types."""
+
+import base64
+import hashlib
+import io
+import json
+import os
+import tarfile
+import threading
+import urllib.request
+
+import pytest
+
+import deploy
+import web
+
+VERSION = "1.27.0"
+URLOPEN = urllib.request.urlopen  # the real one (the registry fixture stands one in)
+
+
+def fake_package(version=VERSION):
+    """A tarball laid out as the npm registry's (package/...)."""
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w:gz") as tar:
+        for name, data in (("package.json", json.dumps({"version": version}).encode()),
+                           ("micropython.mjs", b"export async function loadMicroPython(){}"),
+                           ("micropython.wasm", b"\0asm\1\0\0\0")):
+            info = tarfile.TarInfo("package/" + name)
+            info.size = len(data)
+            tar.addfile(info, io.BytesIO(data))
+    return buf.getvalue()
+
+
+@pytest.fixture
+def registry(monkeypatch, tmp_path):
+    """No npm here; the registry answers with ``served[0]``; the package goes to tmp."""
+    served = [fake_package()]
+    integrity = "sha512-" + base64.b64encode(hashlib.sha512(served[0]).digest()).decode()
+    monkeypatch.setattr(web, "MODULES", str(tmp_path / "node_modules" / "pkg"))
+    monkeypatch.setattr(web, "locked", lambda: (VERSION, "https://registry.example/p.tgz",
+                                                integrity))
+    monkeypatch.setattr(web.shutil, "which", lambda name: None)
+
+    class Answer(io.BytesIO):
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            pass
+
+    monkeypatch.setattr(urllib.request, "urlopen", lambda url, timeout=0: Answer(served[0]))
+    return served
+
+
+def test_the_lockfile_pins_one_version_from_the_npm_registry():
+    version, url, integrity = web.locked()
+    with open(os.path.join(web.WEB, "package.json")) as f:
+        assert json.load(f)["dependencies"][web.PACKAGE] == version  # exact, not a range
+    assert url.startswith("https://registry.npmjs.org/" + web.PACKAGE + "/-/")
+    assert integrity.startswith("sha512-")
+
+
+def test_without_npm_the_registry_tarball_is_installed_once_checked(registry):
+    web.install(out=lambda *a: None)
+    assert web.installed_version() == VERSION
+    assert sorted(os.listdir(web.MODULES)) == ["micropython.mjs", "micropython.wasm",
+                                               "package.json"]
+
+
+def test_a_tarball_that_does_not_match_the_lockfile_is_refused(registry):
+    registry[0] = fake_package() + b"tampered"
+    with pytest.raises(web.WebError, match="does not match"):
+        web.install(out=lambda *a: None)
+    assert web.installed_version() is None
+
+
+def test_no_network_says_what_to_do(registry, monkeypatch):
+    def offline(url, timeout=0):
+        raise OSError("no route to host")
+
+    monkeypatch.setattr(urllib.request, "urlopen", offline)
+    with pytest.raises(web.WebError, match="npm ci"):
+        web.install(out=lambda *a: None)
+
+
+def test_the_page_gets_the_device_files_as_the_board_does_and_no_host_code(tmp_path):
+    dest = web.stage(str(tmp_path / "device"))
+    with open(os.path.join(dest, "files.json")) as f:
+        names = json.load(f)
+    on_disk = sorted(os.path.relpath(os.path.join(d, n), dest).replace(os.sep, "/")
+                     for d, _, files in os.walk(dest) for n in files)
+    assert sorted(names + ["files.json", "controls.json"]) == on_disk
+    for rel in deploy.DEVICE:  # the firmware, unedited
+        assert rel in names
+        with open(os.path.join(web.ROOT, rel), "rb") as a, open(os.path.join(dest, rel), "rb") as b:
+            assert a.read() == b.read()
+    assert "hardware/profile_simulated.py" in names
+    assert not [n for n in names if n.endswith(("__init__.py", "game.py"))]
+    assert not [n for n in names if "profile_" in n and "simulated" not in n]
+    for name in deploy.SOUNDS:
+        assert "sounds/%s.wav" % name in names
+    with open(os.path.join(dest, "controls.json")) as f:
+        controls = json.load(f)
+    assert controls[0][0] == "press" and controls[1][0] == "Klaxon"
+    assert all(len(row) == len(controls[0]) for row in controls)
+
+
+def test_the_published_folder_is_the_whole_page(registry, tmp_path):
+    web.install(out=lambda *a: None)
+    site = web.publish(str(tmp_path / "site"))
+    for name in web.PAGE + ("device/files.json", "device/hardware/device.py",
+                            "node_modules/%s/micropython.wasm" % web.PACKAGE):
+        assert os.path.isfile(os.path.join(site, name)), name
+    # the page imports the VM from where the copy puts it
+    with open(os.path.join(site, "app.js")) as f:
+        assert "./node_modules/%s/micropython.mjs" % web.PACKAGE in f.read()
+
+
+def test_the_server_gives_the_browser_the_types_it_insists_on(registry, tmp_path):
+    web.install(out=lambda *a: None)
+    site = web.publish(str(tmp_path / "site"))
+    httpd = web.server(0, site)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    try:
+        base = "http://127.0.0.1:%d/" % httpd.server_port
+        for path, kind in (("app.js", "text/javascript"), ("index.html", "text/html"),
+                           ("node_modules/%s/micropython.mjs" % web.PACKAGE, "text/javascript"),
+                           ("node_modules/%s/micropython.wasm" % web.PACKAGE, "application/wasm")):
+            with URLOPEN(base + path) as r:
+                assert r.headers["Content-Type"].startswith(kind), path
+                assert r.headers["Cache-Control"] == "no-store"
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
