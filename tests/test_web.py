@@ -176,9 +176,11 @@ def test_the_page_sleeps_as_the_board_does_and_the_klaxon_wakes_it_and_counts(ch
     b.js("qk.skip(16 * 60 * 1000)")  # as if 16 minutes went by
     time.sleep(0.5)
     assert b.js("return document.getElementById('asleep').hidden") is False
-    assert b.js("return document.getElementById('a').disabled") is True
     lines = [line for _, line in b.trace()["lines"]]
     assert lines[-1].startswith("sleeping")
+    b.press("a", 0.1, 0.2)  # A and B do not wake it (only the Klaxon's pin alarm does)...
+    b.key("b", 0.1, 0.2)
+    assert [line for _, line in b.trace()["lines"]] == lines
     b.press("klaxon", 0.1, 0.5)
     trace = b.trace()
     lines = [line for _, line in trace["lines"]]
@@ -186,3 +188,69 @@ def test_the_page_sleeps_as_the_board_does_and_the_klaxon_wakes_it_and_counts(ch
     assert b.js("return document.getElementById('asleep').hidden") is True
     assert not any(line.startswith("fault") for line in lines)
     assert trace["state"]["phase"] == "reveal"
+
+
+def test_two_inputs_on_one_button_are_one_contact(chromium):
+    """A finger (the mouse) holds A while the A key is tapped: A stays held until the
+    last lets go, so the hold (a miss-a-go between questions) is not cut into a tap."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+
+    b = chromium
+    b.open("?seed=4")
+    a = b.d.find_element(By.ID, "a")
+    ActionChains(b.d, duration=0).click_and_hold(a).pause(0.2).key_down("a").pause(0.1) \
+        .key_up("a").pause(0.8).release().perform()
+    time.sleep(0.4)
+    trace = b.trace()
+    assert [(c, p) for _, c, p in trace["levels"]] == [("a", True), ("a", False)]
+    assert trace["levels"][1][0] - trace["levels"][0][0] >= 1000000  # held 1.1 s, one contact
+    sim = harness_for(trace)
+    assert [[t, line] for t, line in sim.events] == trace["lines"]
+    assert any(line.startswith("miss") for _, line in trace["lines"])
+
+
+def test_keys_reach_the_device_wherever_the_focus_is_and_enter_taps_the_focused_button(chromium):
+    b = chromium
+    b.open("?seed=6")
+    b.js("document.getElementById('mute').focus()")
+    b.key(" ", 0.08, 0.3)  # the Klaxon, not Mute: no question yet, so refused
+    assert b.js("return document.getElementById('mute').checked") is False
+    b.js("document.getElementById('b').focus()")
+    b.key("\ue007", 0.02, 0.4)  # Enter on the focused B: a tap (the QM asks)
+    b.js("document.getElementById('a').click()")  # as a screen reader presses it: seat 1 answers
+    time.sleep(0.4)
+    lines = [line for _, line in b.trace()["lines"]]
+    assert lines[2:] == ["refused no question running", "ask 0", "answer 1"]
+
+
+def test_a_kept_game_that_is_not_one_starts_a_new_game_and_says_so(chromium):
+    b = chromium
+    for bad in ("zz-not-hex", "abc", "00" * 10, "ff" * 5000):
+        b.open("?seed=1")
+        b.js("localStorage.setItem('qiklaxon.nvm', arguments[0])", bad)
+        b.reload()
+        status = b.js("return document.getElementById('status').textContent")
+        assert "not a saved game" in status, (bad[:12], status)
+        assert b.trace()["state"]["phase"] == "idle"
+        time.sleep(0.1)  # the next frame writes an erased flash over it
+        kept = b.js("return localStorage.getItem('qiklaxon.nvm')")
+        assert kept == "ff" * 4096
+    b.open("?seed=1")
+    b.js("localStorage.setItem('qiklaxon.nvm', arguments[0])", "0" * 8192)  # a flash, not a game
+    b.reload()
+    lines = [line for _, line in b.trace()["lines"]]
+    assert lines[0].startswith("nvm holds no valid saved game")
+    assert "new game" in b.js("return document.getElementById('status').textContent")
+
+
+@pytest.mark.parametrize("query", ["?seed=0.5", "?seed=Infinity", "?seed=-3", "?seed=1e40",
+                                   "?seed=abc"])
+def test_a_seed_that_is_not_a_whole_31_bit_number_is_not_taken(chromium, query):
+    b = chromium
+    b.open(query)
+    b.press("a", 0.08, 0.4)  # between questions: a roll of the die
+    trace = b.trace()
+    assert 1 <= trace["seed"] < 2 ** 31 - 1
+    assert [line for _, line in trace["lines"]][2].startswith("roll ")
+    assert not any(line.startswith("fault") for _, line in trace["lines"])

@@ -112,6 +112,7 @@ def test_the_published_folder_is_the_whole_page(registry, tmp_path):
     for name in web.PAGE + ("device/files.json", "device/hardware/device.py",
                             "node_modules/%s/micropython.wasm" % web.PACKAGE):
         assert os.path.isfile(os.path.join(site, name)), name
+    assert os.path.isfile(os.path.join(site, ".nojekyll"))  # GitHub Pages keeps node_modules/
     # the page imports the VM from where the copy puts it
     with open(os.path.join(site, "app.js")) as f:
         assert "./node_modules/%s/micropython.mjs" % web.PACKAGE in f.read()
@@ -133,3 +134,22 @@ def test_the_server_gives_the_browser_the_types_it_insists_on(registry, tmp_path
     finally:
         httpd.shutdown()
         httpd.server_close()
+
+
+def test_publishing_never_replaces_a_folder_it_did_not_make(registry, tmp_path):
+    mine = tmp_path / "notes"
+    mine.mkdir()
+    (mine / "precious.txt").write_text("keep me")
+    with pytest.raises(web.WebError, match="not empty"):
+        web.publish(str(mine))
+    assert (mine / "precious.txt").read_text() == "keep me"
+    a_file = tmp_path / "a-file"
+    a_file.write_text("x")
+    with pytest.raises(web.WebError, match="is a file"):
+        web.publish(str(a_file))
+    site = tmp_path / "site"
+    web.publish(str(site))
+    (site / "stale.txt").write_text("from an old copy")
+    web.publish(str(site))  # an earlier copy is replaced whole
+    assert not (site / "stale.txt").exists()
+    assert web.main(["--publish", str(mine)]) == 2  # the command says why and exits 2

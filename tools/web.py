@@ -152,18 +152,35 @@ def stage(dest=None):
     return dest
 
 
+MARK = ".qiklaxon-site"  # in a folder --publish made: it may replace that folder
+
+
 def publish(out_dir):
-    """A static copy of the page in ``out_dir``: any web server (GitHub Pages, say) serves it."""
+    """A static copy of the page in ``out_dir``: any web server (GitHub Pages, say) serves
+    it. ``out_dir`` must be new, empty, or an earlier copy: nothing else is replaced."""
+    out_dir = os.path.abspath(out_dir)
+    if os.path.exists(out_dir):
+        if not os.path.isdir(out_dir):
+            raise WebError("%s is a file, not a folder: not replaced" % out_dir)
+        if os.listdir(out_dir) and not os.path.exists(os.path.join(out_dir, MARK)):
+            raise WebError("%s is not empty and is not an earlier --publish: nothing written; "
+                           "name a new or empty folder" % out_dir)
     install()
-    shutil.rmtree(out_dir, ignore_errors=True)
-    os.makedirs(out_dir)
-    for name in PAGE:
-        shutil.copyfile(os.path.join(WEB, name), os.path.join(out_dir, name))
-    stage(os.path.join(out_dir, "device"))
-    wasm = os.path.join(out_dir, "node_modules", *PACKAGE.split("/"))
-    os.makedirs(wasm)
-    for name in WASM + ("package.json",):
-        shutil.copyfile(os.path.join(MODULES, name), os.path.join(wasm, name))
+    try:
+        shutil.rmtree(out_dir, ignore_errors=True)
+        os.makedirs(out_dir)
+        for name in PAGE:
+            shutil.copyfile(os.path.join(WEB, name), os.path.join(out_dir, name))
+        stage(os.path.join(out_dir, "device"))
+        wasm = os.path.join(out_dir, "node_modules", *PACKAGE.split("/"))
+        os.makedirs(wasm)
+        for name in WASM + ("package.json",):
+            shutil.copyfile(os.path.join(MODULES, name), os.path.join(wasm, name))
+        # GitHub Pages' Jekyll would drop node_modules/ and the _*.py stand-ins
+        for name in (MARK, ".nojekyll"):
+            open(os.path.join(out_dir, name), "w").close()
+    except OSError as e:
+        raise WebError("cannot write the page into %s: %s" % (out_dir, e.strerror or e))
     return out_dir
 
 

@@ -29,7 +29,8 @@ let page = null;
 let t0 = 0; // performance.now() at power-on
 let words = null;
 let lastFrame = null;
-const down = new Set(); // controls held now
+const holders = { klaxon: new Set(), a: new Set(), b: new Set() }; // the inputs holding each control
+const TAP_MS = 80; // a button pressed from the keyboard (Enter) or by a screen reader: a tap
 let pressAt = null; // the Klaxon press not yet heard: its event time
 const audio = { ctx: null, gain: null, buffers: {}, source: null, raw: {} };
 
@@ -190,12 +191,19 @@ async function holdScreen(on) {
   }
 }
 
+// A control is down while any input holds it (a finger, the mouse, a key): its pin
+// changes when the first takes it and when the last lets go, as one contact would.
+function hold(control, source, pressed, when) {
+  if (!page) return;
+  const by = holders[control];
+  if (pressed === by.has(source)) return;
+  if (pressed) by.add(source); else by.delete(source);
+  if (by.size === (pressed ? 1 : 0)) level(control, pressed, when);
+}
+
 function level(control, pressed, when) {
-  if (!page || $(control).disabled) return;
-  if (pressed === down.has(control)) return;
   audioContext(); // a press is the user gesture that lets a suspended context sound
   holdScreen(true);
-  if (pressed) down.add(control); else down.delete(control);
   $(control).classList.toggle("down", pressed);
   step(); // the pin changes now, at the device's time now
   if (control === "klaxon" && pressed) {
@@ -223,6 +231,7 @@ function buildRing(n) {
     const a = (hour * 30 * Math.PI) / 180;
     const px = document.createElement("div");
     px.className = "pixel free";
+    px.setAttribute("role", "img");
     px.style.left = 50 + 41 * Math.sin(a) + "%";
     px.style.top = 50 - 41 * Math.cos(a) + "%";
     px.innerHTML = '<span class="seat"></span><span class="what"></span>';
@@ -258,7 +267,6 @@ function frame() {
   }
   if (f.log.length) $("log").scrollTop = $("log").scrollHeight;
   $("asleep").hidden = !f.asleep;
-  $("a").disabled = $("b").disabled = !!f.asleep;
   if (f.asleep && !(lastFrame && lastFrame.asleep)) {
     status("Asleep: press the Klaxon to wake");
     holdScreen(false);
@@ -314,28 +322,42 @@ function wireInputs() {
   for (const control of ["klaxon", "a", "b"]) {
     const el = $(control);
     el.addEventListener("pointerdown", (e) => {
-      e.preventDefault();
+      e.preventDefault(); // no focus, no text selection: Space stays the Klaxon
       if (el.setPointerCapture) el.setPointerCapture(e.pointerId);
-      level(control, true, e.timeStamp);
+      hold(control, "p" + e.pointerId, true, e.timeStamp);
     });
     for (const ev of ["pointerup", "pointercancel", "lostpointercapture"]) {
-      el.addEventListener(ev, (e) => level(control, false, e.timeStamp));
+      el.addEventListener(ev, (e) => hold(control, "p" + e.pointerId, false, e.timeStamp));
     }
     el.addEventListener("contextmenu", (e) => e.preventDefault()); // a long touch is a hold
+    el.addEventListener("click", (e) => { // Enter on the focused button, or a screen reader
+      if (e.detail !== 0) return; // a pointer's click: its down and up were taken already
+      hold(control, "click", true, e.timeStamp);
+      setTimeout(() => hold(control, "click", false, performance.now()), TAP_MS);
+    });
   }
+  // Space and K are the Klaxon and A and B the buttons wherever the focus is (a slammed
+  // Space must never toggle Mute instead); Enter presses the focused control.
   const keys = { " ": "klaxon", k: "klaxon", a: "a", b: "b" };
   document.addEventListener("keydown", (e) => {
     const control = keys[e.key.toLowerCase()];
-    if (!control || e.ctrlKey || e.metaKey || e.altKey || e.target.closest("input, summary")) return;
+    if (!control || e.ctrlKey || e.metaKey || e.altKey) return;
     e.preventDefault();
-    if (!e.repeat) level(control, true, e.timeStamp);
+    if (!e.repeat) hold(control, "k" + e.code, true, e.timeStamp);
   });
   document.addEventListener("keyup", (e) => {
     const control = keys[e.key.toLowerCase()];
-    if (control) level(control, false, e.timeStamp);
+    if (control) {
+      e.preventDefault(); // (a Space let go on a focused button would click it)
+      hold(control, "k" + e.code, false, e.timeStamp);
+    }
   });
-  window.addEventListener("blur", () => { // a key let go elsewhere: let go here too
-    for (const control of [...down]) level(control, false, performance.now());
+  window.addEventListener("blur", () => { // keys let go elsewhere: let go here too
+    for (const control of Object.keys(holders)) {
+      for (const source of [...holders[control]]) {
+        if (source[0] === "k") hold(control, source, false, performance.now());
+      }
+    }
   });
   $("volume").addEventListener("input", setVolume);
   $("mute").addEventListener("change", setVolume);
@@ -346,7 +368,11 @@ function wireInputs() {
       location.reload();
     }
   });
-  window.addEventListener("pagehide", () => { if (page) frame(); });
+  window.addEventListener("pagehide", () => { // closed or reloaded: keep the game as it is
+    if (!page) return;
+    page.flush();
+    frame();
+  });
   document.addEventListener("visibilitychange", () => {
     if (!page) return;
     frame();
@@ -379,10 +405,17 @@ function showControls(rows) {
 // ---------------------------------------------------------------- start
 async function main() {
   try {
-    const [files, controls] = await Promise.all([
-      fetch("device/files.json").then((r) => r.json()),
-      fetch("device/controls.json").then((r) => r.json()),
-    ]);
+    let files, controls;
+    try {
+      [files, controls] = await Promise.all([
+        fetch("device/files.json").then((r) => r.json()),
+        fetch("device/controls.json").then((r) => r.json()),
+      ]);
+    } catch (e) {
+      fail("The device files are not beside the page (device/): serve it with " +
+        "'python3 tools/dev.py web', or publish it with --publish", e);
+      return;
+    }
     mp = await loadMicroPython({
       stdout: (line) => console.log(line),
       stderr: (line) => console.warn(line),
@@ -399,23 +432,27 @@ async function main() {
     words = JSON.parse(py.words());
     showWords();
     showControls(controls);
-    const seed = Number(params.get("seed")) || (Date.now() % 2147483647) || 1;
+    const asked = Number(params.get("seed"));
+    const seed = Number.isInteger(asked) && asked >= 1 && asked < 2147483647 ? asked :
+      (Date.now() % 2147483646) + 1;
     const saved = localStorage.getItem(NVM_KEY) || "";
-    const klaxonOnly = params.has("klaxon-only");
-    if (!py.boot(saved, seed, klaxonOnly)) {
-      page = py;
+    const klaxonOnly = params.has("klaxon-only") &&
+      !["0", "no", "false", "off"].includes(params.get("klaxon-only"));
+    const booted = JSON.parse(py.boot(saved, seed, klaxonOnly));
+    page = py;
+    if (!booted.started) {
       frame();
       fail("The firmware could not start: see what happened");
       return;
     }
     t0 = performance.now();
-    page = py;
-    qk.seed = seed;
+    qk.seed = booted.seed;
     audioContext(); // made now (suspended until the first press where the browser asks one)
     wireInputs();
     for (const id of ["klaxon", "a", "b"]) $(id).disabled = false;
     frame();
-    status(saved ? "Ready: the saved game resumed" : "Ready: a new game");
+    status(booted.resumed ? "Ready: the saved game resumed" :
+      booted.note ? "Ready: " + booted.note : "Ready: a new game");
     $("app").setAttribute("aria-busy", "false");
     qk.readyMs = performance.now();
     qk.ready = true;
@@ -428,7 +465,10 @@ async function main() {
 
 // for the browser test: as if ``ms`` had passed at once (the loop catches up in quiet
 // 100 ms passes, as after a hidden tab): the device's own timers run, sleep among them
-qk.skip = (ms) => { t0 -= ms; };
+qk.skip = (ms) => {
+  if (!(ms >= 0 && ms <= 366 * 24 * 3600 * 1000)) throw new RangeError("skip 0 ms to a year");
+  t0 -= ms;
+};
 qk.baseLatencyMs = () => (audio.ctx && audio.ctx.baseLatency ? audio.ctx.baseLatency * 1000 : 0);
 // for the browser test: what the device did, as the host harness would see it
 qk.trace = () => JSON.parse(page.trace());

@@ -66,18 +66,22 @@ _mixer._Voice.stop = _stop  # the simulated build plays its WAVs on an audiomixe
 
 
 def boot(nvm_hex, seed, klaxon_only=False):
-    """Power on: the saved flash (hex, or "" for a new one), the die's seed, and
-    whether the device is a pure Klaxon (QK_KLAXON_ONLY)."""
+    """Power on: the saved flash (hex, or "" for a new one), the die's seed (a whole
+    number), and whether the device is a pure Klaxon (QK_KLAXON_ONLY). Returns JSON:
+    started or not, and a note when the kept flash was not one (it is then erased,
+    here and in the page's storage)."""
     global _s, SETTINGS
-    data = b""
+    note = ""
     try:
         data = binascii.unhexlify(nvm_hex)
     except ValueError:
-        pass
-    if len(data) != NVM_SIZE:  # a new page, or a kept flash that is not one: erased
+        data = None
+    if data is None or len(data) not in (0, NVM_SIZE):
+        note = "the game kept in this browser was not a saved game: a new game"
+    if not data or len(data) != NVM_SIZE:  # a new page, or not a flash: erased
         data = b"\xff" * NVM_SIZE
     microcontroller.nvm = bytearray(data)
-    _nvm[0] = bytes(data)
+    _nvm[0] = b"" if note else bytes(data)  # a bad one is replaced in the page's storage
     microcontroller.watchdog = None
     alarm.wake_alarm = None
     board.use(BUILD)
@@ -87,11 +91,25 @@ def boot(nvm_hex, seed, klaxon_only=False):
     del _log[:]
     _sent[0] = _sent[1] = 0
     _asleep[0] = False
+    try:
+        seed = int(seed) % 0x7FFFFFFF or 1  # the die's LCG takes a 31-bit seed
+    except (ValueError, TypeError, OverflowError):
+        seed = 1
     _seed[0] = seed
     SETTINGS = BASE + ("QK_KLAXON_ONLY = 1\n" if klaxon_only else "")
     _s = scenario.Scenario(board, scenario.profile(BUILD), SETTINGS, seed=seed)
     _name_sounds()
-    return _s.device is not None
+    return json.dumps({"started": _s.device is not None, "note": note, "seed": seed,
+                       "resumed": any(line == "resumed" for _, line in _s.events)})
+
+
+def flush():
+    """Save the game now if it changed since its last save (the page is being closed:
+    the device would have saved it within a second)."""
+    d = _s.device if _s is not None else None
+    r = d.r if d is not None and not _asleep[0] else None
+    if r is not None and r.j and r.w:
+        r.save()
 
 
 def _name_sounds():
@@ -124,12 +142,16 @@ def step(t_s):
 
 
 def _quiet(t_us):
-    """100 ms passes until ``t_us``, each a chores pass (tools/harness.py does the same)."""
+    """Quiet passes until ``t_us``, each a chores pass (tools/harness.py does the same):
+    100 ms apart, or longer for a longer gap (at most ~2000 passes: a tab hidden for an
+    hour must not freeze the page when it comes back; the device's timers, sleep after
+    minutes and a save after a second, still run)."""
     d = _s.device
+    pace = max(100000, (t_us - simclock.now_us()) // 2000)
     while simclock.now_us() < t_us:
         d.f[12] = 255  # the pass counter: this pass is a chores pass
         d.poll()
-        simclock.advance_us(100000)
+        simclock.advance_us(min(pace, t_us - simclock.now_us()) or 1)
         _coarse[0] += 1
 
 
