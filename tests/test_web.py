@@ -217,11 +217,15 @@ def test_keys_reach_the_device_wherever_the_focus_is_and_enter_taps_the_focused_
     b.key(" ", 0.08, 0.3)  # the Klaxon, not Mute: no question yet, so refused
     assert b.js("return document.getElementById('mute').checked") is False
     b.js("document.getElementById('b').focus()")
-    b.key("\ue007", 0.02, 0.4)  # Enter on the focused B: a tap (the QM asks)
+    b.key("\ue007", 0.05, 0.4)  # Enter on the focused B: a tap (the QM asks)
     b.js("document.getElementById('a').click()")  # as a screen reader presses it: seat 1 answers
     time.sleep(0.4)
+    b.key("\ue007", 1.0, 0.4)  # Enter held on B (auto-repeat and all): B held, one undo
     lines = [line for _, line in b.trace()["lines"]]
-    assert lines[2:] == ["refused no question running", "ask 0", "answer 1"]
+    assert lines[2:5] == ["refused no question running", "ask 0", "answer 1"]
+    assert lines[5:] == ["undo", "at 0 0 0 0"]
+    trace = b.trace()
+    assert [[t, line] for t, line in harness_for(trace).events] == trace["lines"]
 
 
 def test_a_kept_game_that_is_not_one_starts_a_new_game_and_says_so(chromium):
@@ -254,3 +258,21 @@ def test_a_seed_that_is_not_a_whole_31_bit_number_is_not_taken(chromium, query):
     assert 1 <= trace["seed"] < 2 ** 31 - 1
     assert [line for _, line in trace["lines"]][2].startswith("roll ")
     assert not any(line.startswith("fault") for _, line in trace["lines"])
+
+
+def test_a_second_tab_does_not_start_a_second_board_on_the_same_saved_game(chromium):
+    b = chromium
+    b.open("?seed=8")
+    play(b, [("b", 0.08, 0.3)])
+    first = b.d.current_window_handle
+    b.d.switch_to.new_window("tab")
+    try:
+        b.d.get(b.base + "?seed=8")
+        time.sleep(1.0)
+        assert b.js("return qk.ready") is False
+        assert "another tab" in b.js("return document.getElementById('status').textContent")
+    finally:
+        b.d.close()
+        b.d.switch_to.window(first)
+    b.reload()  # the one board goes on, its game as it was
+    assert b.trace()["state"]["phase"] == "answering"

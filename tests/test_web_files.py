@@ -145,11 +145,39 @@ def test_publishing_never_replaces_a_folder_it_did_not_make(registry, tmp_path):
     assert (mine / "precious.txt").read_text() == "keep me"
     a_file = tmp_path / "a-file"
     a_file.write_text("x")
-    with pytest.raises(web.WebError, match="is a file"):
+    with pytest.raises(web.WebError, match="is not a folder"):
         web.publish(str(a_file))
+    assert web.main(["--publish", str(mine)]) == 2  # the command says why and exits 2
+
+
+def test_publishing_again_replaces_only_what_it_wrote(registry, tmp_path, monkeypatch):
     site = tmp_path / "site"
     web.publish(str(site))
-    (site / "stale.txt").write_text("from an old copy")
-    web.publish(str(site))  # an earlier copy is replaced whole
-    assert not (site / "stale.txt").exists()
-    assert web.main(["--publish", str(mine)]) == 2  # the command says why and exits 2
+    (site / "CNAME").write_text("klaxon.example.org")  # what a publisher adds
+    (site / ".git").mkdir()
+    (site / ".git" / "HEAD").write_text("ref: refs/heads/main")
+    (site / "device" / "old-stand-in.py").write_text("")  # as if an earlier copy wrote it
+    with open(site / web.MARK, "a") as f:
+        f.write("device/old-stand-in.py\n")
+    link = tmp_path / "link"
+    link.symlink_to(site)
+    assert web.publish(str(link)) == str(site)  # a link to an earlier copy: that copy
+    assert (site / "CNAME").read_text() == "klaxon.example.org"
+    assert (site / ".git" / "HEAD").exists()
+    assert not (site / "device" / "old-stand-in.py").exists()
+    assert (site / "index.html").exists()
+    # a copy cut short (the mark is written first) can be published over
+    copyfile = web.shutil.copyfile
+    full = [True]
+
+    def disk(*args):  # full once, then freed
+        if full.pop() if full else False:
+            raise OSError(28, "No space left on device")
+        return copyfile(*args)
+
+    monkeypatch.setattr(web.shutil, "copyfile", disk)
+    cut = tmp_path / "cut"
+    with pytest.raises(web.WebError, match="No space left"):
+        web.publish(str(cut))
+    assert web.publish(str(cut)) == str(cut)
+    assert (cut / "index.html").exists()

@@ -54,9 +54,8 @@ def main(argv):
     if argv[0] == "sim":
         return subprocess.call([PY, os.path.join(ROOT, "tools", "sim.py")] + argv[1:], cwd=ROOT,
                                env=env)
-    if argv[0] == "web":
-        return subprocess.call([PY, os.path.join(ROOT, "tools", "web.py")] + argv[1:], cwd=ROOT,
-                               env=env)
+    if argv[0] == "web":  # from the caller's folder: --publish DIR is where they typed it
+        return subprocess.call([PY, os.path.join(ROOT, "tools", "web.py")] + argv[1:], env=env)
     if argv[0] == "bench":
         return subprocess.call([PY, os.path.join(ROOT, "tools", "bench.py")] + argv[1:], cwd=ROOT,
                                env=env)

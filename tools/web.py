@@ -134,51 +134,77 @@ def readme_table(heading):
             for i, line in enumerate(rows) if i != 1]  # row 1: the | --- | line
 
 
+def controls():
+    """The README's controls, for the page's help (the two-button columns)."""
+    return [row[:-1] for row in readme_table("## Controls")]
+
+
 def stage(dest=None):
     """Copy the device files into ``dest`` (web/device) with files.json; returns its path."""
     dest = dest or os.path.join(WEB, "device")
     shutil.rmtree(dest, ignore_errors=True)
-    names = []
     for src, rel in device_files():
         path = os.path.join(dest, *rel.split("/"))
         os.makedirs(os.path.dirname(path), exist_ok=True)
         shutil.copyfile(src, path)
-        names.append(rel)
     with open(os.path.join(dest, "files.json"), "w") as f:
-        json.dump(names, f, indent=0)
-    # the README's controls, for the page's help (the two-button columns)
+        json.dump([rel for _, rel in device_files()], f, indent=0)
     with open(os.path.join(dest, "controls.json"), "w") as f:
-        json.dump([row[:-1] for row in readme_table("## Controls")], f, indent=0)
+        json.dump(controls(), f, indent=0)
     return dest
 
 
-MARK = ".qiklaxon-site"  # in a folder --publish made: it may replace that folder
+MARK = ".qiklaxon-site"  # in a folder --publish made: the files it wrote there, a line each
+
+
+def _site_files():
+    """[(source path, path in the copy)] of the published page."""
+    files = [(os.path.join(WEB, name), name) for name in PAGE]
+    files += [(src, "device/" + rel) for src, rel in device_files()]
+    files += [(os.path.join(MODULES, name), "node_modules/%s/%s" % (PACKAGE, name))
+              for name in WASM + ("package.json",)]
+    return files
 
 
 def publish(out_dir):
     """A static copy of the page in ``out_dir``: any web server (GitHub Pages, say) serves
-    it. ``out_dir`` must be new, empty, or an earlier copy: nothing else is replaced."""
-    out_dir = os.path.abspath(out_dir)
-    if os.path.exists(out_dir):
+    it. ``out_dir`` must be new, empty, or an earlier copy, of which only the files the
+    copy wrote are replaced (a CNAME or a .git added there stays)."""
+    out_dir = os.path.realpath(out_dir)  # (a link to an earlier copy: that copy)
+    mark = os.path.join(out_dir, MARK)
+    earlier = []
+    if os.path.lexists(out_dir):
         if not os.path.isdir(out_dir):
-            raise WebError("%s is a file, not a folder: not replaced" % out_dir)
-        if os.listdir(out_dir) and not os.path.exists(os.path.join(out_dir, MARK)):
+            raise WebError("%s is not a folder: nothing written" % out_dir)
+        if os.path.exists(mark):
+            with open(mark, encoding="utf-8") as f:
+                earlier = [line.strip() for line in f if line.strip()]
+        elif os.listdir(out_dir):
             raise WebError("%s is not empty and is not an earlier --publish: nothing written; "
                            "name a new or empty folder" % out_dir)
     install()
+    made = {"device/files.json": json.dumps([rel for _, rel in device_files()], indent=0),
+            "device/controls.json": json.dumps(controls(), indent=0),
+            ".nojekyll": ""}  # GitHub Pages' Jekyll would drop node_modules/ and _*.py
+    files = _site_files() + [(text, rel) for rel, text in made.items()]
     try:
-        shutil.rmtree(out_dir, ignore_errors=True)
-        os.makedirs(out_dir)
-        for name in PAGE:
-            shutil.copyfile(os.path.join(WEB, name), os.path.join(out_dir, name))
-        stage(os.path.join(out_dir, "device"))
-        wasm = os.path.join(out_dir, "node_modules", *PACKAGE.split("/"))
-        os.makedirs(wasm)
-        for name in WASM + ("package.json",):
-            shutil.copyfile(os.path.join(MODULES, name), os.path.join(wasm, name))
-        # GitHub Pages' Jekyll would drop node_modules/ and the _*.py stand-ins
-        for name in (MARK, ".nojekyll"):
-            open(os.path.join(out_dir, name), "w").close()
+        os.makedirs(out_dir, exist_ok=True)
+        with open(mark, "w", encoding="utf-8") as f:  # first: a copy cut short can be redone
+            f.write("\n".join(sorted(set(earlier) | {rel for _, rel in files})) + "\n")
+        for rel in earlier:  # what the earlier copy wrote, and only that
+            path = os.path.normpath(os.path.join(out_dir, rel))
+            if path.startswith(out_dir + os.sep) and os.path.isfile(path):
+                os.remove(path)
+        for src, rel in files:
+            path = os.path.join(out_dir, *rel.split("/"))
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            if rel in made:
+                with open(path, "w", encoding="utf-8") as f:
+                    f.write(src)
+            else:
+                shutil.copyfile(src, path)
+        with open(mark, "w", encoding="utf-8") as f:
+            f.write("\n".join(rel for _, rel in files) + "\n")
     except OSError as e:
         raise WebError("cannot write the page into %s: %s" % (out_dir, e.strerror or e))
     return out_dir
@@ -213,8 +239,8 @@ def main(argv=None):
     args = ap.parse_args(argv)
     try:
         if args.publish:
-            publish(args.publish)
-            print("web: the page is in %s; put that folder on any static web host" % args.publish)
+            where = publish(args.publish)
+            print("web: the page is in %s; put that folder on any static web host" % where)
             return 0
         install()
         stage()

@@ -29,6 +29,8 @@ let page = null;
 let t0 = 0; // performance.now() at power-on
 let words = null;
 let lastFrame = null;
+let logFirst = 0; // the log entry the list's first item shows
+const LOG_LINES = 200;
 const holders = { klaxon: new Set(), a: new Set(), b: new Set() }; // the inputs holding each control
 const TAP_MS = 80; // a button pressed from the keyboard (Enter) or by a screen reader: a tap
 let pressAt = null; // the Klaxon press not yet heard: its event time
@@ -253,17 +255,22 @@ function frame() {
       console.warn("cannot keep the game in this browser", e);
     }
   }
-  for (const [i, t, text] of f.log) {
-    const log = $("log");
-    let li = log.children[i];
+  const log = $("log");
+  for (const [i, t, text] of f.log) { // entry i (from power-on): new, or its last line folded in
+    if (i < logFirst) continue; // long gone from the list
+    let li = log.children[i - logFirst];
     if (!li) {
       li = document.createElement("li");
+      li.value = i + 1;
       log.appendChild(li);
     }
     li.textContent = text;
     li.className = text.startsWith("KLAXON") ? "alarm" : "";
     li.dataset.t = t;
-    while (log.children.length > 200) log.removeChild(log.firstChild); // a long game: the recent ones
+  }
+  while (log.children.length > LOG_LINES) { // a long game: the recent ones
+    log.removeChild(log.firstChild);
+    logFirst++;
   }
   if (f.log.length) $("log").scrollTop = $("log").scrollHeight;
   $("asleep").hidden = !f.asleep;
@@ -330,7 +337,7 @@ function wireInputs() {
       el.addEventListener(ev, (e) => hold(control, "p" + e.pointerId, false, e.timeStamp));
     }
     el.addEventListener("contextmenu", (e) => e.preventDefault()); // a long touch is a hold
-    el.addEventListener("click", (e) => { // Enter on the focused button, or a screen reader
+    el.addEventListener("click", (e) => { // a screen reader's press (Enter is held above)
       if (e.detail !== 0) return; // a pointer's click: its down and up were taken already
       hold(control, "click", true, e.timeStamp);
       setTimeout(() => hold(control, "click", false, performance.now()), TAP_MS);
@@ -340,12 +347,22 @@ function wireInputs() {
   // Space must never toggle Mute instead); Enter presses the focused control.
   const keys = { " ": "klaxon", k: "klaxon", a: "a", b: "b" };
   document.addEventListener("keydown", (e) => {
+    const focused = e.target.closest && e.target.closest(".control");
+    if (e.key === "Enter" && focused) { // Enter on a focused control holds it like a key
+      e.preventDefault(); // (no click, nor a click a key repeat for each)
+      if (!e.repeat) hold(focused.dataset.control, "kEnter", true, e.timeStamp);
+      return;
+    }
     const control = keys[e.key.toLowerCase()];
     if (!control || e.ctrlKey || e.metaKey || e.altKey) return;
     e.preventDefault();
     if (!e.repeat) hold(control, "k" + e.code, true, e.timeStamp);
   });
   document.addEventListener("keyup", (e) => {
+    if (e.key === "Enter") {
+      for (const c of Object.keys(holders)) hold(c, "kEnter", false, e.timeStamp);
+      return;
+    }
     const control = keys[e.key.toLowerCase()];
     if (control) {
       e.preventDefault(); // (a Space let go on a focused button would click it)
@@ -403,6 +420,25 @@ function showControls(rows) {
 }
 
 // ---------------------------------------------------------------- start
+// One board, one game: in a second tab of this browser the page does not start (both
+// would keep their game in the same place, and the last to save would win).
+function oneBoard() {
+  if (!navigator.locks) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    navigator.locks.request("qiklaxon-board", { ifAvailable: true }, (lock) => {
+      resolve(!!lock);
+      if (!lock) {
+        qk.error = "another tab";
+        status("The Klaxon is already running in another tab or window of this browser. " +
+          "One board, one game: close that one, then reload this one.");
+        $("app").setAttribute("aria-busy", "false");
+        return null;
+      }
+      return new Promise(() => {}); // held while this page lives
+    });
+  });
+}
+
 async function main() {
   try {
     let files, controls;
@@ -427,14 +463,14 @@ async function main() {
       const m = path.match(/^device\/sounds\/(\w+)\.wav$/);
       if (m) audio.raw[m[1]] = data[i];
     });
+    if (!(await oneBoard())) return;
     mp.runPython("import sys\nsys.path.insert(0, '/device')");
     const py = mp.pyimport("page");
     words = JSON.parse(py.words());
     showWords();
     showControls(controls);
-    const asked = Number(params.get("seed"));
-    const seed = Number.isInteger(asked) && asked >= 1 && asked < 2147483647 ? asked :
-      (Date.now() % 2147483646) + 1;
+    const asked = /^[1-9][0-9]{0,9}$/.test(params.get("seed") || "") ? Number(params.get("seed")) : 0;
+    const seed = asked >= 1 && asked < 2147483647 ? asked : (Date.now() % 2147483646) + 1;
     const saved = localStorage.getItem(NVM_KEY) || "";
     const klaxonOnly = params.has("klaxon-only") &&
       !["0", "no", "false", "off"].includes(params.get("klaxon-only"));
@@ -466,7 +502,9 @@ async function main() {
 // for the browser test: as if ``ms`` had passed at once (the loop catches up in quiet
 // 100 ms passes, as after a hidden tab): the device's own timers run, sleep among them
 qk.skip = (ms) => {
-  if (!(ms >= 0 && ms <= 366 * 24 * 3600 * 1000)) throw new RangeError("skip 0 ms to a year");
+  if (typeof ms !== "number" || !(ms >= 0 && ms <= 366 * 24 * 3600 * 1000)) {
+    throw new RangeError("skip 0 ms to a year");
+  }
   t0 -= ms;
 };
 qk.baseLatencyMs = () => (audio.ctx && audio.ctx.baseLatency ? audio.ctx.baseLatency * 1000 : 0);

@@ -44,6 +44,8 @@ _s = None  # the Scenario: the device on this page's board
 _trace = []  # [t_us, control, pressed] of every level the page's buttons set
 _log = []  # [t_ms, event, fields] merged, as tools/events.py reads the console
 _sent = [0, 0]  # console lines read so far; the first log entry not yet sent
+_dropped = [0, 0, 0]  # entries let go (a long evening): log entries, console lines, levels
+KEEP = 2000  # of each, at least the last this many are kept
 _nvm = [b""]  # the flash as last handed to the page to keep
 _asleep = [False]
 _seed = [1]  # the die's seed
@@ -90,6 +92,7 @@ def boot(nvm_hex, seed, klaxon_only=False):
     del _trace[:]
     del _log[:]
     _sent[0] = _sent[1] = 0
+    _dropped[0] = _dropped[1] = _dropped[2] = 0
     _asleep[0] = False
     try:
         seed = int(seed) % 0x7FFFFFFF or 1  # the die's LCG takes a 31-bit seed
@@ -99,8 +102,11 @@ def boot(nvm_hex, seed, klaxon_only=False):
     SETTINGS = BASE + ("QK_KLAXON_ONLY = 1\n" if klaxon_only else "")
     _s = scenario.Scenario(board, scenario.profile(BUILD), SETTINGS, seed=seed)
     _name_sounds()
+    said = [line for _, line in _s.events]
+    if not note and [x for x in said if x.startswith(("nvm holds no valid", "the saved game is"))]:
+        note = "the game kept in this browser was damaged: a new game"
     return json.dumps({"started": _s.device is not None, "note": note, "seed": seed,
-                       "resumed": any(line == "resumed" for _, line in _s.events)})
+                       "resumed": "resumed" in said})
 
 
 def flush():
@@ -190,6 +196,18 @@ def _read_log():
     return first
 
 
+def _trim():
+    """Let the oldest entries go once there are twice KEEP (the page shows the recent
+    ones; a long evening must not fill the VM's heap)."""
+    for i, kept in enumerate((_log, _s.events, _trace)):
+        if len(kept) > 2 * KEEP:
+            n = len(kept) - KEEP
+            del kept[:n]
+            _dropped[i] += n
+            if i < 2:
+                _sent[1 - i] -= n
+
+
 def frame():
     """What the page shows now, as JSON: the ring's colours and scene, new or changed
     log lines as sentences, the flash when it changed, asleep or not."""
@@ -204,9 +222,11 @@ def frame():
         out["scene"] = [[c[i] & 15, c[n + i]] for i in range(n)]
         out["players"] = d.r.S[0] if d.r is not None else 0
     first = min(_read_log(), _sent[1])
-    out["log"] = [[i, _log[i][0], events.sentence(_log[i][1], _log[i][2])]
+    base = _dropped[0]  # log entries are numbered from power-on
+    out["log"] = [[base + i, _log[i][0], events.sentence(_log[i][1], _log[i][2])]
                   for i in range(first, len(_log))]
     _sent[1] = len(_log)
+    _trim()
     nvm = microcontroller.nvm
     if nvm != _nvm[0]:
         _nvm[0] = bytes(nvm)
@@ -236,7 +256,7 @@ def state():
 def trace():
     """Everything the browser test compares with the host harness, as JSON."""
     return json.dumps({"levels": _trace, "lines": [[t, line] for t, line in _s.events],
-                       "seed": _seed[0],
+                       "seed": _seed[0], "dropped": _dropped,
                        "state": state(), "now_us": simclock.now_us(), "coarse": _coarse[0],
                        "settings": SETTINGS, "build": BUILD})
 
