@@ -32,9 +32,15 @@ let lastFrame = null;
 let logFirst = 0; // the log entry the list's first item shows
 const LOG_LINES = 200;
 const holders = { klaxon: new Set(), a: new Set(), b: new Set() }; // the inputs holding each control
-const TAP_MS = 80; // a button pressed from the keyboard (Enter) or by a screen reader: a tap
+const TAP_MS = 80; // a button pressed by a screen reader: a tap this long
+const KEEP = 1000; // of the measures below, the last this many (a long evening)
 let pressAt = null; // the Klaxon press not yet heard: its event time
 const audio = { ctx: null, gain: null, buffers: {}, source: null, raw: {} };
+
+function keep(list, item) {
+  list.push(item);
+  if (list.length > 2 * KEEP) list.splice(0, list.length - KEEP);
+}
 
 function status(text) {
   $("status").textContent = text;
@@ -98,7 +104,7 @@ function setVolume() {
 // loop may run a few ms ahead of real time after a press): start it then.
 globalThis.qkSound = (name, ms) => {
   const at = Math.max(performance.now(), t0 + ms); // when the firmware starts it, real time
-  qk.sounds.push([ms, name]);
+  keep(qk.sounds, [ms, name]);
   const ctx = audioContext();
   if (ctx && audio.buffers[name]) {
     silence(at); // one sound at a time, as the board's one voice
@@ -111,7 +117,7 @@ globalThis.qkSound = (name, ms) => {
   if (name === "klaxon" && pressAt !== null) {
     // to the sound leaving Web Audio: its start on the audio clock, then the audio
     // output's own buffer (baseLatency); the loudspeaker's path after that is the device's
-    qk.latencies.push(at - pressAt + (ctx ? (ctx.baseLatency || 0) * 1000 : 0));
+    keep(qk.latencies, at - pressAt + (ctx ? (ctx.baseLatency || 0) * 1000 : 0));
     pressAt = null;
     showLatency();
   }
@@ -135,7 +141,7 @@ function silence(at) {
 
 // Called by the device when it stops the sound, at its own time ``ms``.
 function stopSound(ms) {
-  qk.stops.push(ms);
+  keep(qk.stops, ms);
   silence(t0 + ms);
 }
 

@@ -3,13 +3,13 @@
 The device files are the board's, unedited (web/device/, laid out by tools/web.py),
 with the stand-ins the other lanes use for the board's own modules: the simulated
 build's pins (tools/vmboard), a clock the page moves to real time (simclock), pin
-levels the page's buttons set (simpins), a recorded audio output whose plays and
-stops the page sounds through Web Audio (_audioout), and ``microcontroller.nvm``,
+levels the page's buttons set (simpins), an audio output and mixer voice whose plays
+and stops the page sounds through Web Audio (_audioout, _mixer), and ``microcontroller.nvm``,
 which the page keeps in localStorage. The loop runs as on the host harness: a 1 ms
 pass at a time (tools/harness.py), so the same pin levels at the same times give
 the same events, which the browser test checks.
 
-Called from web/app.js: boot(), step(), level(), frame(), trace().
+Called from web/app.js: words(), boot(), step(), level(), frame(), flush(), trace().
 """
 
 import os
@@ -35,7 +35,7 @@ BUILD = "simulated"  # Blinka's OS-agnostic pins, WAV sounds, a 10-pixel ring, d
 BASE = "QK_BRIGHTNESS = 100\n"  # settings.toml: the screen dims, not the firmware
 SETTINGS = BASE
 PASS_US = 1000  # a pass a simulated millisecond, as the host harness runs it
-CATCH_UP_US = 2000000  # further behind than this (a hidden tab): quiet 100 ms passes
+CATCH_UP_US = 2000000  # further behind than this (a hidden tab): quiet passes (_quiet)
 NVM_SIZE = 4096  # the simulated build's flash: an RP2040's sector
 _NONE = 255
 SOUNDS = ("klaxon", "denied", "blip")  # the device's sounds 0, 1, 2 (its parts' p[4])
