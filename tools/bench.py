@@ -23,6 +23,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from harness import ROOT, Sim  # noqa: E402  (sets up the simulated board's paths)
 
 import _audioout  # noqa: E402
+import dev  # noqa: E402
 import vm  # noqa: E402
 
 # The RP2040 estimate: fuel (wasm instructions) per simple bytecode is measured
@@ -331,8 +332,7 @@ def main(argv=None):
         pytest = [os.path.join(os.path.dirname(sys.executable), "pytest"), "-q", "-p",
                   "no:cacheprovider"]
         t = time.monotonic()
-        subprocess.call(pytest + ["tests", "--ignore=tests/test_web.py"], cwd=ROOT,
-                        stdout=subprocess.DEVNULL)
+        subprocess.call(pytest + dev.HOST_SUITE, cwd=ROOT, stdout=subprocess.DEVNULL)
         suite = time.monotonic() - t
         subprocess.call(pytest + ["tests/test_web.py"], cwd=ROOT, stdout=subprocess.DEVNULL)
         lane = time.monotonic() - t - suite

@@ -21,6 +21,8 @@ VENV = os.path.join(ROOT, ".venv")
 PY = os.path.join(VENV, "bin", "python")
 REQS = os.path.join(ROOT, "requirements-dev.txt")
 STAMP = os.path.join(VENV, ".requirements-sha256")
+# The host suite: every test but the browser lane's, on every core (pytest-xdist)
+HOST_SUITE = ["-n", "auto", "tests", "--ignore=tests/test_web.py"]
 
 
 def _digest():
@@ -65,8 +67,7 @@ def main(argv):
     # (tests/test_web.py: a real Chromium; it skips, saying why, where there is none).
     pytest = [os.path.join(VENV, "bin", "pytest"), "-q", "-p", "no:cacheprovider"]
     started = time.monotonic()
-    rc = subprocess.call(pytest + ["tests", "--ignore=tests/test_web.py"] + argv[1:], cwd=ROOT,
-                         env=env)
+    rc = subprocess.call(pytest + HOST_SUITE + argv[1:], cwd=ROOT, env=env)
     if rc not in (0, 5):  # 5: nothing selected (-k)
         return rc
     suite = time.monotonic() - started
