@@ -1,0 +1,425 @@
+"""The Pico lane: the deployed firmware on CircuitPython 10.2.1's real firmware for the
+Raspberry Pi Pico, in the rp2040js emulator (host-only).
+
+``../shared/circuitpython/pico/`` (or ``$QK_PICO_KIT``) is the kit: the firmware
+(``.uf2`` with its ``.elf``), the RP2040 boot ROM and its runner ``run.mjs``, used
+where it is (never copied: it may be read-only). rp2040js is the npm package pinned
+in tools/pico/package-lock.json, installed into tools/pico/node_modules with
+``npm ci`` (``install()``), or the folder in ``$RP2040JS``.
+
+``Drive`` deploys the Pico build into a temporary folder exactly as tools/deploy.py
+does for a board (``.mpy`` from CircuitPython's mpy-cross where the CircuitPython
+lane's build is, see tools/cpvm.py), with the scenario's settings.toml, and makes
+the CIRCUITPY image of it (as run.mjs makes one, but labelled QIKLAXON, as boot.py
+leaves the drive after the board's first start: see ``Drive.image``). ``run()``
+plays the harness's pin scripts (``scenario.taps()`` steps: GP16 the Klaxon, GP17 A,
+GP18 B, to GND, released to the pull-up) through ``run.mjs --json`` and returns what
+it printed (``Run``): console lines, PWM, GPIO, WS2812 frames, flash operations,
+resets and sleeps, each at its emulated time.
+
+Time: run.mjs counts from the chip's reset; CircuitPython starts ``code.py`` about
+1.31 s later and the device's loop runs some 40 ms after that. The harness's device
+starts at 0 (its power-on). A script is played ``OFFSET`` ms late, and a run's
+times are given back less ``OFFSET``, so they read as the harness's.
+
+``harness_lines()`` is the harness's console for the same settings and script
+(tools/harness.py ``Sim`` on the Pico profile), to compare with.
+"""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cpvm  # noqa: E402
+import deploy  # noqa: E402
+
+ROOT = deploy.ROOT
+HERE = os.path.join(ROOT, "tools", "pico")  # package.json, package-lock.json, node_modules
+PACKAGE = "rp2040js"
+FIRMWARE = "firmware/circuitpython-10.2.1-raspberry_pi_pico-uart-console.uf2"
+PINS = {"klaxon": 16, "a": 17, "b": 18}  # hardware/profile_pico.py: to GND, pull-ups
+SPEAKER = 15
+LED = 25
+PIXELS = 22
+OFFSET = 1500  # ms from the chip's reset to the harness's power-on (code.py ~1311 + start-up)
+NVM = 0x0FF000  # the 4 KB nvm sector in flash (after the 1020 KB firmware)
+FS_OFFSET = 0x100000  # CIRCUITPY in flash, 1 MiB (run.mjs)
+FS_SIZE = 0x100000
+POOL = 2  # emulator processes at once (each is one busy core)
+HOW_TO_GET = (
+    "the Pico lane needs CircuitPython 10.2.1's firmware for raspberry_pi_pico with run.mjs "
+    "(the kit: ../shared/circuitpython/pico, or QK_PICO_KIT=folder; outside this workplace "
+    "make it with the kit's build.sh, or use circuitpython.org's stock UF2 for the Pico, "
+    "console on USB), Node >= 18 with npm, rp2040js@1.4.1 ('npm ci' in tools/pico, or "
+    "RP2040JS=folder), and mkfs.fat + mcopy ('apt-get install dosfstools mtools')")
+# CircuitPython's own console lines, not the device's
+SUPERVISOR = ("Adafruit CircuitPython", "Board ID:", "UID:", "boot.py output:", "code.py output:",
+              "Auto-reload is on", "Serial console setup", "Press any key", "Code done running",
+              "soft reboot", "safemode.py output:")
+
+
+def kit():
+    """The kit's folder (run.mjs and the firmware), or None."""
+    for folder in (os.environ.get("QK_PICO_KIT"),
+                   os.path.join(os.path.dirname(ROOT), "shared", "circuitpython", "pico")):
+        if folder and all(os.path.exists(os.path.join(folder, p)) for p in ("run.mjs", FIRMWARE)):
+            return folder
+    return None
+
+
+def rp2040js():
+    """The folder run.mjs imports rp2040js from (``$RP2040JS``, else tools/pico), or None."""
+    env = os.environ.get("RP2040JS")
+    if env:
+        for pkg in (env, os.path.join(env, "node_modules", PACKAGE)):
+            if installed_version(pkg):
+                return env
+        return None
+    return HERE if installed_version(os.path.join(HERE, "node_modules", PACKAGE)) else None
+
+
+def locked():
+    """(version, resolved address, integrity) of the pinned package."""
+    with open(os.path.join(HERE, "package-lock.json")) as f:
+        entry = json.load(f)["packages"]["node_modules/" + PACKAGE]
+    return entry["version"], entry["resolved"], entry["integrity"]
+
+
+def installed_version(pkg=None):
+    try:
+        with open(os.path.join(pkg or os.path.join(HERE, "node_modules", PACKAGE),
+                               "package.json")) as f:
+            meta = json.load(f)
+    except (OSError, ValueError):
+        return None
+    return meta.get("version") if meta.get("name") == PACKAGE else None
+
+
+def install(out=print):
+    """tools/pico/node_modules holds the pinned rp2040js (``npm ci``, as web/ installs its
+    package with tools/web.py). Returns None when done, else why not."""
+    version = locked()[0]
+    if installed_version() == version:
+        return None
+    npm = shutil.which("npm")
+    if not npm:
+        return "no npm: install it (apt-get install npm) and run 'npm ci' in tools/pico"
+    out("pico: npm ci (%s@%s into tools/pico/node_modules)" % (PACKAGE, version))
+    r = subprocess.run([npm, "ci", "--no-audit", "--no-fund", "--silent"], cwd=HERE,
+                       capture_output=True, text=True)
+    if r.returncode or installed_version() != version:
+        return "npm ci in tools/pico failed: %s" % (r.stderr.strip()[-300:] or r.returncode)
+    return None
+
+
+def missing():
+    """What the lane lacks here, in words (None: it can run)."""
+    lack = []
+    if kit() is None:
+        lack.append("the kit (run.mjs and %s)" % FIRMWARE)
+    if not shutil.which("node"):
+        lack.append("node")
+    for tool, pkg in (("mkfs.fat", "dosfstools"), ("mcopy", "mtools"), ("mtype", "mtools")):
+        if not shutil.which(tool) and not os.path.exists("/usr/sbin/" + tool) and not \
+                os.path.exists("/sbin/" + tool):
+            lack.append("%s (apt-get install %s)" % (tool, pkg))
+    if rp2040js() is None and not os.environ.get("RP2040JS") and shutil.which("node"):
+        why = install(out=lambda *a: None)
+        if why:
+            lack.append("rp2040js@%s (%s)" % (locked()[0], why))
+    elif rp2040js() is None:
+        lack.append("rp2040js@%s in $RP2040JS" % locked()[0])
+    if lack:
+        return "missing: %s. %s" % (", ".join(lack), HOW_TO_GET)
+    return None
+
+
+def _tool(name):
+    return shutil.which(name) or next(p for p in ("/usr/sbin/" + name, "/sbin/" + name)
+                                      if os.path.exists(p))
+
+
+def settings_text(settings="", players=None, qm=None, klaxon_only=False, brightness=100):
+    """The settings.toml both lanes get: the harness's flags as lines after the file's
+    (tools/harness.py ``Sim``: the last one counts), full brightness unless set, so
+    that the pixels' bytes are the device's colours."""
+    lines = [settings]
+    if players is not None:
+        lines.append("QK_PLAYERS = %d" % players)
+    if qm is not None:
+        lines.append("QK_FIRST_QM = %d" % qm)
+    if klaxon_only:
+        lines.append("QK_KLAXON_ONLY = 1")
+    if "QK_BRIGHTNESS" not in settings:
+        lines.append("QK_BRIGHTNESS = %d" % brightness)
+    return "\n".join(lines) + "\n"
+
+
+class Drive:
+    """A temporary CIRCUITPY folder after ``tools/deploy.py`` for the Pico, and its image.
+
+    ``settings``: settings.toml's text (or bytes as they are on the drive); ``extra``:
+    {relative path: text or bytes} written after the deploy (a test's own code.py or
+    boot.py; the deploy itself is untouched)."""
+
+    def __init__(self, settings="", extra=None, mpy=True):
+        self.kit = kit()
+        if self.kit is None:
+            raise RuntimeError(HOW_TO_GET)
+        self.path = tempfile.mkdtemp(prefix="qk-pico-")
+        with open(os.path.join(self.kit, FIRMWARE[:-4] + ".boot_out.txt"), "rb") as f:
+            boot_out = f.read()
+        # what the firmware writes there, boot.py's (empty) output included: else it
+        # rewrites the file a second after boot.py, and code.py starts 1 s later
+        boot_out += b"boot.py output:\r\n"
+        with open(os.path.join(self.path, "boot_out.txt"), "wb") as f:
+            f.write(boot_out)
+        with open(os.path.join(self.path, "settings.toml"),
+                  "wb" if isinstance(settings, bytes) else "w") as f:
+            f.write(settings)
+        cp = cpvm.find() if mpy else None
+        self.files = deploy.deploy(self.path, cp and os.path.join(cp, "mpy-cross"),
+                                   out=lambda *a: None)
+        for rel, data in (extra or {}).items():
+            path = os.path.join(self.path, *rel.split("/"))
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            with open(path, "wb" if isinstance(data, bytes) else "w") as f:
+                f.write(data)
+        self._images = {}
+
+    def image(self, label="QIKLAXON"):
+        """The drive as a 1 MiB FAT12 image, made as run.mjs makes one (mkfs.fat, mcopy),
+        but labelled ``label``: boot.py names the drive QIKLAXON at the board's first start
+        (an erase and a program, and CircuitPython's flush a second later: code.py then
+        starts at 2.31 s instead of 1.31 s). The lane starts as a board does after that;
+        ``label="CIRCUITPY"`` is a board's very first start."""
+        if label not in self._images:
+            img = os.path.join(self.path + "-%s.img" % label)
+            if os.path.exists(img):
+                os.remove(img)
+            subprocess.run([_tool("mkfs.fat"), "-C", "-F", "12", "-S", "512", "-s", "1", "-n",
+                            label, "-i", "12345678", img, str(FS_SIZE // 1024)], check=True,
+                           capture_output=True)
+            entries = [os.path.join(self.path, e) for e in sorted(os.listdir(self.path))]
+            subprocess.run([_tool("mcopy"), "-s", "-o", "-i", img] + entries + ["::/"],
+                           check=True, capture_output=True)
+            self._images[label] = img
+        return self._images[label]
+
+    def close(self):
+        for img in self._images.values():
+            if os.path.exists(img):
+                os.remove(img)
+        shutil.rmtree(self.path, ignore_errors=True)
+
+
+def events(steps, offset=OFFSET):
+    """run.mjs ``--events`` for harness steps [(t_ms, pressed, control)]: a press drives
+    the pin low (the buttons go to GND), a release lets go of it (``null``: the pull-up
+    decides, as with a real contact). ``t_ms`` may have fractions (bounce)."""
+    out = []
+    for t, pressed, control in steps:
+        out.append({"t": round(t + offset, 6), "pin": PINS[control],
+                    "value": 0 if pressed else None})
+    out.sort(key=lambda e: e["t"])
+    return out
+
+
+def bounce(control, at_ms, hold_ms, bounce_us=(), release_bounce_us=()):
+    """Steps of one press with contact bounce, as tools/harness.py ``Sim.press`` makes them
+    (bounce lists alternate open/closed durations in µs after the first contact and after
+    the release)."""
+    steps = []
+    for t0, pressed, durations in ((at_ms, True, bounce_us),
+                                   (at_ms + hold_ms, False, release_bounce_us)):
+        t = t0 * 1000.0
+        steps.append((t / 1000, pressed, control))
+        closed = pressed
+        for d in durations:
+            t += d
+            closed = not closed
+            steps.append((t / 1000, closed, control))
+        if closed != pressed:
+            steps.append((t / 1000, pressed, control))
+    return steps
+
+
+class Run:
+    """What one run.mjs process printed (``records``: its JSON lines, times in the
+    harness's ms: the emulator's less ``offset``), and how long it took (``wall``)."""
+
+    def __init__(self, records, offset, wall, cmd, stderr=""):
+        self.records = records
+        self.offset = offset
+        self.wall = wall
+        self.cmd = cmd
+        self.stderr = stderr
+
+    def kind(self, *kinds):
+        return [r for r in self.records if r["kind"] in kinds]
+
+    def console(self):
+        """[(t_ms, line)] of everything on the console (CircuitPython's own lines too)."""
+        return [(r["t"], r["text"]) for r in self.records
+                if r["kind"] in ("uart0", "usb", "tap") and not r.get("partial")
+                and not (r["kind"] == "usb" and r["text"].startswith("("))]
+
+    def lines(self):
+        """[(t_ms, line)] the device printed: the console less CircuitPython's own lines."""
+        return [(t, s) for t, s in self.console() if s and not s.startswith(SUPERVISOR)]
+
+    def canonical(self):
+        """The device's lines as ``Scenario.canonical()`` has them: "t_ms line"."""
+        return ["%d %s" % (round(t), s) for t, s in self.lines()]
+
+    def pwm(self, pin=SPEAKER):
+        """[(t_ms, Hz, duty %)] of each PWM configuration of ``pin`` (from its registers)."""
+        return [(r["t"], r["freq"], r["duty"]) for r in self.records
+                if r["kind"] == "pwm" and r.get("pin") == pin and "freq" in r
+                and r["text"].split()[1] == "config"]
+
+    def gpio(self, pin):
+        """[(t_ms, level)] of an output pin's changes."""
+        return [(r["t"], r["value"]) for r in self.records
+                if r["kind"] == "gpio" and r.get("pin") == pin and "value" in r]
+
+    def frames(self, pin=PIXELS):
+        """[(t_ms, [0xRRGGBB per pixel])] of the WS2812 frames decoded on ``pin``."""
+        out = []
+        for r in self.records:
+            if r["kind"] == "ws2812" and r["text"].startswith("GP%d " % pin):
+                px = []
+                for grb in r["text"].split(" px ", 1)[1].split(" (")[0].split():
+                    g, rr, b = int(grb[0:2], 16), int(grb[2:4], 16), int(grb[4:6], 16)
+                    px.append(rr << 16 | g << 8 | b)
+                out.append((r["t"], px))
+        return out
+
+    def flash(self):
+        """[(t_ms, op number, "erase"|"program", address, bytes)]."""
+        return [(r["t"], r["op"], r["what"], r["addr"], r["count"]) for r in self.records
+                if r["kind"] == "flash"]
+
+    def resets(self):
+        return [(r["t"], r["reason"]) for r in self.kind("reset")]
+
+    def sleeps(self):
+        return [(r["t"], r["text"]) for r in self.kind("sleep")]
+
+    def code_starts(self):
+        """Times code.py (or safemode.py) started: one per boot."""
+        return [t for t, s in self.console() if s.startswith(("code.py output:",
+                                                               "safemode.py output:"))]
+
+
+def command(drive=None, steps=(), ms=5000, flash_in=None, flash_out=None, label="QIKLAXON",
+            offset=OFFSET, until=None, cut=None, no_usb=False, ws2812=False, log_flash=False,
+            pins=(SPEAKER, LED), max_resets=None, events_path=None):
+    """The run.mjs command line for a run (see ``run``)."""
+    k = kit()
+    cmd = ["node", os.path.join(k, "run.mjs"), "--json", "--ms", "%g" % (ms + offset),
+           "--firmware", os.path.join(k, FIRMWARE)]
+    if flash_in:
+        cmd += ["--flash-in", flash_in]
+    else:
+        cmd += ["--fs-image", drive.image(label)]
+    if events_path:
+        cmd += ["--events", events_path]
+    if pins is not None:
+        cmd += ["--pins", ",".join(str(p) for p in pins)]
+    if flash_out:
+        cmd += ["--flash-out", flash_out]
+    if until:
+        cmd += ["--until", until]
+    if cut is not None:
+        cmd += ["--cut-after-flash-ops", str(cut)]
+    if no_usb:
+        cmd.append("--no-usb")
+    if ws2812:
+        cmd += ["--ws2812", str(PIXELS)]
+    if log_flash:
+        cmd.append("--log-flash")
+    if max_resets is not None:
+        cmd += ["--max-resets", str(max_resets)]
+    return cmd
+
+
+def run(drive=None, steps=(), ms=5000, offset=OFFSET, timeout=600, **kw):
+    """Boot the firmware on ``drive``'s image (or ``flash_in``, a whole flash saved by an
+    earlier run's ``flash_out``), play ``steps`` (harness steps, in the harness's ms),
+    run until ``ms`` harness ms (``until``: a console text that ends it sooner; ``cut``:
+    a power cut after that flash operation). Other options: ``no_usb`` (no USB host:
+    deep sleep is real), ``ws2812`` (decode GP22), ``log_flash``, ``pins`` (the pins
+    whose gpio/pwm lines to keep; None: all), ``max_resets``. Returns a ``Run``."""
+    import time
+
+    tmp = tempfile.mkdtemp(prefix="qk-pico-run-")
+    try:
+        ev = os.path.join(tmp, "events.json")
+        with open(ev, "w") as f:
+            json.dump(events(steps, offset), f)
+        cmd = command(drive, steps, ms, offset=offset, events_path=ev, **kw)
+        env = dict(os.environ)
+        lib = rp2040js()
+        if lib:
+            env["RP2040JS"] = lib
+        t0 = time.monotonic()
+        r = subprocess.run(cmd, cwd=tmp, env=env, capture_output=True, text=True,
+                           timeout=timeout)
+        wall = time.monotonic() - t0
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    records = []
+    for line in r.stdout.splitlines():
+        if line.startswith("{"):
+            rec = json.loads(line)
+            rec["t"] = rec["t_ms"] - offset
+            records.append(rec)
+    if r.returncode and not records:
+        raise RuntimeError("run.mjs failed (%d): %s" % (r.returncode, r.stderr[-2000:]))
+    return Run(records, offset, wall, cmd, r.stderr)
+
+
+def run_many(jobs, pool=POOL):
+    """``run(**job)`` for each job, ``pool`` emulators at a time; the Runs in order."""
+    with ThreadPoolExecutor(pool) as ex:
+        return list(ex.map(lambda job: run(**job), jobs))
+
+
+def harness(settings, steps, ms, nvm=None, **kw):
+    """The harness (tools/harness.py ``Sim``, the Pico profile) after ``steps`` until
+    ``ms``: the Sim itself (its ``canonical()``, ``scene()``, ``nvm``)."""
+    import harness as H
+
+    sim = H.Sim(settings=settings, board_name="pico", nvm=nvm, **kw)
+    sim.play(steps, ms)
+    return sim
+
+
+def harness_lines(settings, steps, ms, **kw):
+    """[(t_ms, line)] the harness's device prints for the same settings and script."""
+    return list(harness(settings, steps, ms, **kw).events)
+
+
+def compare(pico, sim, tolerance_ms):
+    """Differences between two [(t_ms, line)] consoles: the lines must be the same in the
+    same order, each within ``tolerance_ms`` of the other's time. [] when they agree."""
+    diffs = []
+    a = [s for _, s in pico]
+    b = [s for _, s in sim]
+    if a != b:
+        import difflib
+
+        diffs += ["lines differ (- pico, + harness):"] + [
+            d for d in difflib.unified_diff(a, b, lineterm="", n=1)][2:]
+        return diffs
+    for (tp, s), (ts, _) in zip(pico, sim):
+        if abs(tp - ts) > tolerance_ms:
+            diffs.append("%r at %.1f ms on the Pico, %d ms in the harness (%.1f ms > %d)"
+                         % (s, tp, ts, abs(tp - ts), tolerance_ms))
+    return diffs
