@@ -1,11 +1,12 @@
 """The device loop: pins in, the referee in the middle, sound and light out.
 
 ``Device.poll()`` is one pass of the loop; it never blocks, and allocates
-nothing when nothing happens. Every pass samples the Klaxon; every eighth
-pass also follows the sound, draws the lights and samples buttons A and B
-(at most every 5 ms; a level two samples agree on is taken); the chores
-(the watchdog, sleeping, saving, recovering from a fault) run every 256th
-pass.
+nothing when nothing happens. Every pass samples the Klaxon; buttons A and
+B are sampled on the first pass at least 3 ticks after their last sample
+(2 to 4 ms apart at any pass time up to 1 ms), and a level two samples
+agree on is taken, so a press or a gap of 8 ms always counts; every eighth
+pass also follows the sound and draws the lights; the chores (the
+watchdog, sleeping, saving, recovering from a fault) run every 256th pass.
 
 The Klaxon comes first and the rest cannot stop it. A press is decided (in
 referee mode after any A/B press made before it, so presses count in the
@@ -66,6 +67,9 @@ _TONE = const(17)  # the sounds are tone sweeps
 _SEG = const(18)  # the sweep's segment
 _LV = const(19)  # 19, 20: the level each button has reached while held (255: up)
 _RAW = const(21)  # 21, 22: each button's last sample << 1 | its level taken
+_CCW = const(23)  # the pixels are numbered counter-clockwise (seen from above, face up)
+_DICE = const(24)  # the ring shows the roll (since t[_DT]) until the next action
+_WOKE = const(25)  # the board woke from deep sleep on the Klaxon: that press counts
 # Times (ticks) and numbers (Device.t)
 _KT = const(0)  # the Klaxon's last edge
 _FLT = const(1)  # the flash ends
@@ -80,11 +84,13 @@ _T0 = const(9)  # the sweep's segment started
 _TN = const(10)  # the sweep's next step
 _HZ = const(11)  # the pitch now
 _BT = const(12)  # 12, 13: when each button went down
-_SMP = const(14)  # 14, 15: when each button was last sampled
+_SMP = const(14)  # when the buttons were last sampled
+_DT = const(15)  # the roll shown since
 _TICKS = const(0x1FFFFFFF)  # ticks_ms() wraps at 2**29: (now + ms) & _TICKS is ticks_add
 
 # Colours, by number: off, white, yellow, green, grey, vermillion, sky, orange, purple,
-# blue (Okabe-Ito, white, a dim grey); a pixel's is colour | second colour << 4
+# blue (Okabe-Ito, white, a dim grey), red (the red die); a pixel's is colour | second
+# colour << 4
 _WHITE = const(1)
 _YELLOW = const(2)
 _GREEN = const(3)
@@ -109,6 +115,9 @@ class Device:
         self.t = p[12]
         self.c = bytearray(2 * self.f[_NP])
         self.render()  # the table as it stands: the QM, or the saved game's question
+        if self.f[_WOKE]:  # a pin alarm woke the board: that was a press of the Klaxon,
+            self.f[_WOKE] = 0  # however long ago it was let go (a reboot takes ~1.3 s)
+            self.press(0, ticks_ms())
 
     def run(self):
         """Poll for ever (code.py); if the Klaxon's own path fails, say so and go on."""
@@ -149,15 +158,19 @@ class Device:
                 print("fault cleared: the Klaxon is released")
                 self.render()
         f[_N] = s = (f[_N] + 1) & 255
-        if s & 7:
+        t = self.t
+        b = f[_NB] and (n - t[_SMP]) & _TICKS >= 3  # A and B: 3 ticks since their sample
+        if s & 7 and not b:
             return  # the rest every 8th pass (render() makes the next pass one of those)
         p = self.p
-        t = self.t
         try:
-            if f[_NB]:  # A and B
+            if b:
+                t[_SMP] = n
                 self.button(0, n)
                 if f[_NB] > 1:
                     self.button(1, n)
+                if s & 7:
+                    return
             if f[_CUR] != 255 and not (self.step(n) if f[_TONE] else p[_OUT].playing):
                 f[_CUR] = 255
                 t[_LAST] = n
@@ -242,19 +255,20 @@ class Device:
             if r:
                 f[_DUE] = 1
                 t[_SV] = (n + 1000) & _TICKS
+                # A taken between questions, nothing being entered: a roll; the ring shows it
+                f[_DICE] = k == 1 and not r.S[2] and not r.u[0] and not f[_FAULT]
+                t[_DT] = n
         try:
             self.render()
         except Exception as e:
             self.crash(e)
 
     def button(self, i, n):
-        """Sample button ``i``: it acts when let go, at the level its hold reached."""
+        """Sample button ``i`` (poll() calls it 3 ticks after the last sample): it acts
+        when let go, at the level its hold reached."""
         f = self.f
         t = self.t
         io, up, keys, ms = self.p[_BUT][i]
-        if (n - t[_SMP + i]) & _TICKS < 5:  # ms since its last sample (ticks wrap)
-            return
-        t[_SMP + i] = n
         x = io.value
         w = f[_RAW + i]  # the last sample << 1 | the level taken
         s = w & 1
@@ -348,7 +362,12 @@ class Device:
                 p[_EN].value = False
 
     def draw(self, n):
-        """The scene (or a flash over it) on the pixels and the LED."""
+        """The scene (or a flash over it) on the pixels and the LED. ``c`` holds each
+        seat's place clockwise from pixel 0; where the pixels are numbered the other
+        way (the Circuit Playground's ring), place i is pixel -i mod np.
+
+        The roll, until the next action, as qiklaxon/entry.py's ``dice`` says: red,
+        white, then blue, one die at a time, as many pixels as its value (or blinks)."""
         f = self.f
         c = self.c
         np = f[_NP]
@@ -358,19 +377,28 @@ class Device:
         f[_PH] = ph
         f[_DIRTY] = 0
         f[_ANIM] = f[_FL]
+        w = 0  # the roll (qiklaxon/entry.py): pixels lit | their colour << 8
+        d = f[_DICE] and not (f[_FL] or f[_PV] or f[_STUCK] or f[_FAULT]) and self.r
+        if d:
+            f[_ANIM] = 1
+            w = d.more(2).dice(d.S[6], ticks_diff(n, self.t[_DT]) >> 7, np)
         if self.p[_LED]:
-            self.p[_LED].value = f[_FL] and not ph & 1
+            self.p[_LED].value = f[_FL] and not ph & 1 or w > 0
         px = self.p[_PX]
         if px:
             for i in range(np):
                 s = _FAST if f[_FL] else c[np + i]  # a flash alternates every step
                 k = f[_FL] or c[i]
+                if d:
+                    s = 0
+                    k = w >> 8 if i < w & 255 else 0
                 if s:
                     f[_ANIM] = 1
                     if s == _SLOW and ph > 3 or s == _FAST and ph & 1:
                         k >>= 4
-                px[i] = (0, 0xFFFFFF, 0xF0E442, 0x009E73, 0x181818, 0xD55E00, 0x56B4E9,
-                         0xE69F00, 0xCC79A7, 0x0072B2)[k & 15]
+                px[-i % np if f[_CCW] else i] = (
+                    0, 0xFFFFFF, 0xF0E442, 0x009E73, 0x181818, 0xD55E00, 0x56B4E9, 0xE69F00,
+                    0xCC79A7, 0x0072B2, 0xFF0000)[k & 15]
             px.show()
 
     def render(self):

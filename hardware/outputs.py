@@ -88,7 +88,7 @@ def start(p):
     # The device's flags and times (hardware/device.py: Device.f and Device.t)
     s = k.state & 1  # the Klaxon's bit now
     up = 0 if kp[2] else 1
-    f = bytearray(23)
+    f = bytearray(26)
     f[0] = s == up  # armed, unless held at power-on ...
     f[1] = s != up and woke is None  # ... where it is stuck until released
     f[2] = up
@@ -100,6 +100,7 @@ def start(p):
     f[16] = n  # pixels
     f[17] = len(snd) == 4  # tones
     f[19] = f[20] = 255
+    f[23] = prof[7][2] if v[20] < 0 else v[20]  # pixels numbered counter-clockwise
     for i in range(len(keys)):  # each button's first sample, and its level
         f[21 + i] = 3 * keys[i][0].value
     import adafruit_ticks
@@ -112,9 +113,10 @@ def start(p):
         t[1] = adafruit_ticks.ticks_add(now, 2000)
     if f[1]:
         print("fault: the Klaxon is held down at power-on; release it")
-    if s != up and woke is not None:  # the press that woke the board counts, as a press:
-        f[0] = 1  # the debouncer starts from "released" and sees it go down
-        k.state = 3 * up
+    # A pin alarm woke the board: that was a press of the Klaxon, and it counts (the
+    # Device presses it at once), held still or let go during the ~1.3 s reboot; held,
+    # it is not armed again until released.
+    f[25] = woke is not None
     sys.modules.pop("hardware.outputs", None)
     if hasattr(sys.modules["hardware"], "outputs"):
         delattr(sys.modules["hardware"], "outputs")

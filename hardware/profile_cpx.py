@@ -12,7 +12,9 @@ PROFILE = (  # a tuple, not a dict: no key names in the board's RAM
     0,  # audio: 0 DAC tones (audioio), 1 WAV files (audiopwmio), 2 a piezo (pwmio tones)
     'SPEAKER',  # speaker: its pin
     'SPEAKER_ENABLE',  # speaker_enable: the amplifier's enable pin, or None
-    ('NEOPIXEL', 10),  # pixels: (pin, how many NeoPixels) (0: none unless QK_PIXELS says)
+    ('NEOPIXEL', 10, True),  # pixels: (pin, how many NeoPixels (0: none unless QK_PIXELS says),
+    # numbered counter-clockwise seen from above, face up (Adafruit's pinout: 0 to 4 down the
+    # left from the USB socket, 5 to 9 up the right))
     None,  # led: an LED that flashes with the Klaxon, or None
     False,  # sleep: deep sleep until the Klaxon, where the port has alarm
     False,  # nvm: saved-game layout: True an append log (RP2040), False ping-pong

@@ -15,7 +15,9 @@ PROFILE = (  # a tuple, not a dict: no key names in the board's RAM
     2,  # audio: 0 DAC tones (audioio), 1 WAV files (audiopwmio), 2 a piezo (pwmio tones)
     'GP15',  # speaker: its pin
     None,  # speaker_enable: the amplifier's enable pin, or None
-    ('GP22', 0),  # pixels: (pin, how many NeoPixels) (0: none unless QK_PIXELS says)
+    ('GP22', 0, False),  # pixels: (pin, how many NeoPixels (0: none unless QK_PIXELS says),
+    # numbered counter-clockwise seen from above, face up: False, a strip or ring wired
+    # clockwise; QK_PIXELS_CCW = 1 for one wired the other way)
     'LED',  # led: an LED that flashes with the Klaxon, or None
     True,  # sleep: deep sleep until the Klaxon, where the port has alarm
     True,  # nvm: saved-game layout: True an append log (RP2040), False ping-pong

@@ -13,7 +13,8 @@ PROFILE = (  # a tuple, not a dict: no key names in the board's RAM
     1,  # audio: 0 DAC tones (audioio), 1 WAV files (audiopwmio), 2 a piezo (pwmio tones)
     'Ax_OUTPUT',  # speaker: its pin
     'Dx_OUTPUT',  # speaker_enable: the amplifier's enable pin, or None
-    ('NEOPIXEL', 10),  # pixels: (pin, how many NeoPixels) (0: none unless QK_PIXELS says)
+    ('NEOPIXEL', 10, True),  # pixels: (pin, how many NeoPixels (0: none unless QK_PIXELS says),
+    # numbered counter-clockwise seen from above, face up: the page draws it as a Circuit Playground's ring)
     None,  # led: an LED that flashes with the Klaxon, or None
     True,  # sleep: deep sleep until the Klaxon, where the port has alarm
     True,  # nvm: saved-game layout: True an append log (RP2040), False ping-pong

@@ -37,6 +37,7 @@ KEYS = (
     ("QK_LONG_MS", 700, 300, 1500),
     ("QK_STUCK_S", 10, 2, 120),
     ("QK_SLEEP_MIN", 15, 0, 240),
+    ("QK_PIXELS_CCW", -1, -1, 1),
 )
 
 
@@ -57,6 +58,7 @@ def read(p=None):
         out.append(k[1])
     bad = 0
     no = 0
+    seen = 0  # the keys read so far, a bit each
     try:
         for line in p:
             # As bytes: indexing a string makes one-letter strings, which stay in RAM as names.
@@ -108,7 +110,10 @@ def read(p=None):
                 why = "unknown key %s; ignored" % key[:40]
             elif name != key:
                 why = "%s must be upper case (%s); ignored" % (key, name)
+            elif seen >> k & 1:  # (TOML allows a key once)
+                why = "%s is given again; the first one counts" % key
             else:
+                seen |= 1 << k
                 value = None
                 if text[:1] == '"':  # "text"
                     if text.count('"') == 2 and text[-1:] == '"':

@@ -22,7 +22,7 @@ def start(s, b=None, d=None):
         v, bad = s
         del s
         (want, players, first, finish, only, volume, mute, bright, pixels, pk, pa, pb, ps, pp,
-         audio, glitch, rearm, long_ms, stuck, sleep) = v
+         audio, glitch, rearm, long_ms, stuck, sleep, ccw) = v
 
         bid = b.board_id
         n = None
@@ -129,7 +129,9 @@ def buttons(board, prof, v):
         io = digitalio.DigitalInOut(p)
         io.switch_to_input(pull=digitalio.Pull.DOWN if high else digitalio.Pull.UP)
         if k is None:
-            k = Debouncer(io, interval=v[15] / 1000)
+            # ticks are whole ms: a level read at ticks 3 apart has held over 2 ms, so a
+            # glitch shorter than QK_GLITCH_MS never sounds, at any pass time and phase
+            k = Debouncer(io, interval=(v[15] + 1) / 1000)
             kp = (io, p, high)
         else:
             keys.append((io, 0 if high else 1, p))

@@ -12,6 +12,8 @@ import scenario
 from harness import Sim
 
 if cpvm.find() is None:
+    if os.environ.get("QK_REQUIRE_CP"):  # CI: the lane must run
+        raise RuntimeError("QK_REQUIRE_CP is set: " + cpvm.HOW_TO_GET)
     pytest.skip(cpvm.HOW_TO_GET, allow_module_level=True)
 
 # The Express has ~16 KB of heap for the firmware: its peak need (Drive.need) must

@@ -43,10 +43,12 @@ def test_glitch_shorter_than_2_ms_never_sounds(board, glitch_us, phase_us):
     assert sim.named("sound") == [] and sim.named("klaxon") == []
 
 
-def test_a_glitch_of_3_ms_is_a_press():
+def test_a_press_of_4_ms_always_sounds():
+    """QK_GLITCH_MS = 2: a level must read low at ticks 3 apart (over 2 ms for sure), so 4 ms
+    always sounds and under 2 ms never does (tests/test_reliability.py sweeps it)."""
     sim = Sim(klaxon_only=True)
     sim.level("klaxon", 100_000, True)
-    sim.level("klaxon", 103_000, False)
+    sim.level("klaxon", 104_000, False)
     sim.run_until_ms(300)
     assert len(klaxon_events(sim)) == 1
 
@@ -73,7 +75,7 @@ def test_second_press_during_the_klaxon_restarts_it_in_klaxon_only_mode():
     sim.press("klaxon", 100, 150)
     sim.press("klaxon", 600, 150)  # the klaxon (1.28 s) is still sounding
     sim.run_until_ms(3000)
-    assert klaxons(sim) == [102, 602]
+    assert klaxons(sim) == [103, 603]  # 3 ticks after the contact: held over 2 ms
 
 
 def test_press_during_the_klaxon_in_referee_mode_is_refused_after_it():

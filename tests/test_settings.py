@@ -140,10 +140,19 @@ def test_what_circuitpython_writes_is_read(capsys):
     assert values == expected
 
 
-def test_the_last_of_two_lines_for_a_key_counts(capsys):
-    # the simulator appends its flags (--players ...) after the file's lines
-    values, bad, out = reads(["QK_PLAYERS = 6", "QK_PLAYERS = 3"], capsys)
-    assert (values, bad, out) == (with_value("QK_PLAYERS", 3), 0, [])
+def test_a_key_given_twice_is_reported_and_the_first_counts(capsys):
+    # TOML allows a key once; a second line is a mistake worth a word, not a silent change
+    values, bad, out = reads(["QK_PLAYERS = 6", "# more", "QK_PLAYERS = 3"], capsys)
+    assert (values, bad, out) == (with_value("QK_PLAYERS", 6), 1, [
+        "settings.toml line 3: QK_PLAYERS is given again; the first one counts"])
+
+
+def test_the_simulators_flags_replace_the_files_line_and_keep_its_line_numbers():
+    sim = Sim("QK_PLAYERS = 6\nQK_VOLUME = 99\n", players=3)
+    assert sim.game.players == 3
+    said = [line for _, line in sim.events if "settings.toml" in line]
+    assert said == ["settings.toml line 2: QK_VOLUME = 99 is not a whole number from 0 to 10; "
+                    "using 8"]
 
 
 @pytest.mark.parametrize("line, key, text", [

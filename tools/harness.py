@@ -38,6 +38,7 @@ import simpins  # noqa: E402
 from flashsim import FlashSim  # noqa: E402
 from qiklaxon.game import Game  # noqa: E402
 import hardware.device  # noqa: E402
+import hardware.device as D  # noqa: E402  (its flags' names, for _settled)
 from adafruit_blinka.microcontroller.generic_agnostic_board import pin as _agnostic  # noqa: E402
 
 import events as E  # noqa: E402
@@ -61,6 +62,7 @@ BOARD_IDS = {"cpb": "circuitplayground_bluefruit", "cpx": "circuitplayground_exp
              "pico": "raspberry_pi_pico"}
 PROFILE_NAMES = ("simulated", "cpb", "cpx", "pico")
 PASS_US = 1000  # the simulated loop pass: 1 ms (a board's is shorter; tools/bench.py)
+JUMP_US = 3600 * 1000000  # coarse runs: a settled device's clock jumps up to an hour at once
 NVM_CHIPS = {"simulated": "rp2040", "cpb": "nrf52840", "cpx": "samd21", "pico": "rp2040"}
 
 
@@ -86,14 +88,21 @@ class ProfileBoard:
             setattr(self, pin_name, _agnostic.Pin(100 + i))
 
 
+WAKE_BOOT_US = 1_300_000  # a pin alarm's press -> code.py running again
+
+
 class Sim(scenario.Scenario):
     """One power-on of the simulated device (any build's profile)."""
 
     def __init__(self, settings="", players=None, qm=None, klaxon_only=False, board_name=None,
                  start_ms=simclock.POWER_ON_MS, seed=1, pass_us=PASS_US, phase_us=0,
                  brightness=100, nvm=None, held=(), wake_alarm=None, coarse=False):
-        # The simulator's flags are settings lines after the file's: the last one counts.
-        lines = [settings]
+        # The simulator's flags are settings lines after the file's, which then loses its
+        # own line of that key (the board reads a key once: the first)
+        flags = [k for k, v in (("QK_PLAYERS", players), ("QK_FIRST_QM", qm),
+                                ("QK_KLAXON_ONLY", klaxon_only or None)) if v is not None]
+        lines = ["" if line.split("=")[0].strip() in flags else line  # (line numbers kept)
+                 for line in settings.split("\n")]
         if players is not None:
             lines.append("QK_PLAYERS = %d" % players)
         if qm is not None:
@@ -103,6 +112,7 @@ class Sim(scenario.Scenario):
         if "QK_BRIGHTNESS" not in settings:
             lines.append("QK_BRIGHTNESS = %d" % brightness)
         name = board_name or "simulated"
+        self.board_name = name
         self.board = board if name == "simulated" else ProfileBoard(name)
         self.pass_us = pass_us
         # microcontroller.nvm: flash modelled on the build's chip; pass one in to "reboot".
@@ -112,6 +122,7 @@ class Sim(scenario.Scenario):
         microcontroller.watchdog = Watchdog() if scenario.profile(name)["watchdog"] else None
         alarm.wake_alarm = wake_alarm
         self.coarse = coarse  # long quiet stretches in 100 ms passes (tools/sim.py)
+        self.jump_us = JUMP_US  # ... and settled ones in jumps of up to this (0: never)
         self.slept = 0  # deep sleeps so far
         self.asleep = False  # asleep now, waiting for the Klaxon
         self._sounds = []  # (t_us, name) of every sound that really started
@@ -120,8 +131,11 @@ class Sim(scenario.Scenario):
                          seed, phase_us, held=held)
 
     def power_on_again(self):
+        self.device = None  # (what sounds while it starts is heard below, once)
         super().power_on_again()
         d = self.device
+        if d is not None and d.f[3] != 255:  # a sound from start-up: the press that woke it
+            self._sounds.append((simclock.now_us(), _NAMES[d.f[3]]))
         if d is not None and d.f[17]:  # tone sweeps (a piezo, the Express's DAC): hear them start
             play = d.play
 
@@ -172,7 +186,10 @@ class Sim(scenario.Scenario):
                 simclock.set_us(t_us)
                 self.asleep = True
                 return
-            simclock.set_us(wake + 1000)  # the pin alarm, then the board's start-up
+            # the pin alarm resets the chip, and CircuitPython boots again: code.py starts
+            # ~1.3 s after the press (measured on the real Pico firmware, emulated), long
+            # after a slam was let go
+            simclock.set_us(wake + WAKE_BOOT_US)
             alarm.wake_alarm = alarm.pin.PinAlarm(None, value=active)
             self.asleep = False
             self.power_on_again()
@@ -198,12 +215,36 @@ class Sim(scenario.Scenario):
 
     def _quiet(self, t_us):
         """100 ms passes until ``t_us``, each also a chores pass (the device runs its
-        chores every 256th pass: at this pace they would come every 25.6 s)."""
+        chores every 256th pass: at this pace they would come every 25.6 s). While the
+        device is settled (``_settled``: nothing held, nothing sounding or flashing, no
+        save, fault or sleep due) nothing it does depends on when its next pass comes, so
+        the clock jumps to the next such pass in one step of up to ``JUMP_US`` (an hour,
+        far inside the 2**28 ms that ``ticks_diff`` spans: every timer compares as it
+        would at 100 ms passes, and the ticks still wrap where they would)."""
         d = self.device
         while simclock.now_us() < t_us:
-            d.f[12] = 255  # the pass counter: this pass is a chores pass
+            d.f[D._N] = 255  # the pass counter: this pass is a chores pass
             self.call(d.poll)
-            simclock.advance_us(100_000)
+            step = 100_000
+            if self.device is d and self.jump_us > step:
+                step = max(step, min(self._settled(d), t_us - simclock.now_us()))
+            simclock.advance_us(step)
+
+    def _settled(self, d):
+        """How long (µs, 0: not at all) the device can go without a pass and do exactly
+        what it would with passes every 100 ms: its flags say nothing is held down or
+        being re-armed, nothing sounds, flashes, or waits to sound, no save or fault is
+        due, and its sleep (where the build sleeps) is further away than that."""
+        f, t, p = d.f, d.t, d.p
+        if not (f[D._ARM] or f[D._STUCK]) or f[D._CUR] != 255 or f[D._PEND] != 255 or \
+                f[D._FL] or f[D._DUE] or f[D._FAULT] or \
+                any(f[D._LV + i] != 255 for i in range(f[D._NB])):
+            return 0
+        most = self.jump_us
+        if p[D._SLEEP] and not f[D._STUCK]:  # the idle timer runs: stop short of it
+            left = t[D._IDLE] - D.ticks_diff(D.ticks_ms(), t[D._LAST]) - 1000
+            most = min(most, max(0, left) * 1000)
+        return most
 
     def run_until_ms(self, t_ms):
         self.run_until_us(int(t_ms * 1000))

@@ -55,6 +55,28 @@ def key(r, k):
     return False
 
 
+def dice(v, q, np):
+    """The roll ``v`` (``S[6]``) on ``np`` pixels (0: only an LED), ``q`` steps of 128 ms
+    after it: how many pixels light now | their colour << 8 (hardware/device.py's
+    numbers: red 10, white 1, blue 9), 0 dark. Red, white, then blue, one die at a
+    time, as many pixels as its value (clockwise from pixel 0) for 8 steps, then 3
+    dark, and 5 more before red again (a 4.9 s cycle); with fewer than 6 pixels, or only
+    the LED, each die is that many blinks (2 steps on, 2 off), then 4 dark, and 8 more
+    before red again. Order and count carry the meaning, not the hue alone. The device
+    shows it from a roll until the next action (entry.py is loaded meanwhile)."""
+    big = np >= 6
+    q %= 38 if big else 4 * (v // 36 + v // 6 % 6 + v % 6) + 32
+    for i in range(3):
+        m = v // b"\x24\x06\x01"[i] % 6 + 1  # this die
+        e = 11 if big else 4 * m + 4  # its steps, the dark after it too
+        if q < e:
+            if q < 8 if big else q < 4 * m and q & 3 < 2:
+                return (m if big else np or 1) | b"\x0a\x01\x09"[i] << 8
+            return 0
+        q -= e
+    return 0
+
+
 def draw(r, c, np):
     """The entry on the ring (colour | pattern << 4, as hardware/device.py draws them):
     the seat being chosen blinking blue; how far, as a count (white tens, orange units
