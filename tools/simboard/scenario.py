@@ -10,12 +10,27 @@ from simprofiles import pin_names, profile  # noqa: F401
 
 
 def dice(seed):
-    """A deterministic die (a small LCG) with ``random.randint``'s call, so games repeat."""
-    state = [seed or 1]
+    """A fair, deterministic die with ``random.randint``'s call, so games repeat: a
+    seed fixes every roll. Wichmann and Hill's generator (1982: three small
+    multiplicative generators, period ~7e12) summed as 15-bit fractions, which
+    keeps every number a small int (no heap on the VMs, whose heap is measured);
+    each seed's three starts are spread apart, and the die is taken by rejection,
+    so each face is equally likely and every one of the 216 rolls of three dice
+    comes up. (The board itself uses ``random``; this serves the runtimes that play
+    the firmware without it, or need it repeatable: the page, the lanes.)"""
+    seed = seed or 0
+    state = [seed % 30268 + 1, (seed // 30268 + 7 * seed + 12345) % 30306 + 1,
+             (seed // 917 + 11 * seed + 31337) % 30322 + 1]
 
     def roll(low, high):
-        state[0] = (state[0] * 1103515245 + 12345) & 0x7FFFFFFF
-        return state[0] % (high - low + 1) + low
+        span = high - low + 1
+        while True:
+            a = state[0] = 171 * state[0] % 30269
+            b = state[1] = 172 * state[1] % 30307
+            c = state[2] = 170 * state[2] % 30323
+            x = (a * 32768 // 30269 + b * 32768 // 30307 + c * 32768 // 30323) & 32767
+            if x < 32768 - 32768 % span:  # below the largest multiple of span: unbiased
+                return x % span + low
 
     return roll
 
