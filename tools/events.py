@@ -32,10 +32,77 @@ _WITH_POSITIONS = ("reveal", "move", "end", "new_game", "resumed", "undo", "roll
 
 # The device's colours (hardware/device.py: Device.draw), by number, and its patterns
 PALETTE = (0, 0xFFFFFF, 0xF0E442, 0x009E73, 0x181818, 0xD55E00, 0x56B4E9, 0xE69F00, 0xCC79A7,
-           0x0072B2)
+           0x0072B2, 0xFF0000)
 COLOUR_NAMES = ("off", "white", "yellow", "green", "grey", "vermillion", "sky", "orange", "purple",
-                "blue")
+                "blue", "red")
 PATTERN_NAMES = ("steady", "slow", "fast")
+
+# Where each NeoPixel is on the board, as an hour of a clock face, seen from above with
+# the board face up (the Circuit Playground's USB connector at 12 o'clock): pixel i is at
+# RING_POSITIONS[board][i]. The terminal sim, the page (web/page.py's words()) and
+# docs/ring-legend.svg (tools/pictures.py) all draw from this one table, so a pixel the
+# firmware lights shows where it would on the board; tests/test_ring_geometry.py states it.
+# Circuit Playground Express and Bluefruit (one layout, one numbering): ten pixels at the
+# hours of a clock but 12 (the USB connector) and 6 (the battery connector), numbered
+# COUNTER-clockwise from the front: pixel 0 at 11 o'clock beside the USB connector's GND
+# pad, pixel 4 at 7, pixel 5 at 5, pixel 9 at 1 beside the 3.3V pad. Source: Adafruit's
+# numbering diagram for ``cp.pixels`` (both boards), docs/_static/neopixel_numbering.jpg in
+# github.com/adafruit/Adafruit_CircuitPython_CircuitPlayground (commit 852e720), agreeing
+# with that library's examples/circuitplayground_advanced_examples/
+# circuitplayground_tilting_arpeggios.py ("clockwise from 1 o'clock with the USB connector
+# on the bottom": pixel (4 - k) % 10) and circuitplayground_gravity_pulls_pixel.py (pixels
+# 30 degrees apart, "positions 6 and 12 are empty"), and with Adafruit_Circuit_Playground.h
+# in github.com/adafruit/Adafruit_CircuitPlayground ("Pixel 0 is above the pad labeled 'GND'
+# right next to the USB connector, while pixel 9 is above the pad labeled '3.3V' on the
+# other side").
+CIRCUIT_PLAYGROUND_HOURS = (11, 10, 9, 8, 7, 5, 4, 3, 2, 1)
+RING_POSITIONS = {"cpx": CIRCUIT_PLAYGROUND_HOURS, "cpb": CIRCUIT_PLAYGROUND_HOURS,
+                  # the simulated build (host, page) is drawn as a Circuit Playground
+                  "simulated": CIRCUIT_PLAYGROUND_HOURS}
+# The builds whose pixels are numbered clockwise seen from above (a Pico's strip or ring,
+# wired as hardware/profile_pico.py and build-guide.md say); the others count the other way.
+CLOCKWISE_NUMBERING = {"simulated": False, "cpx": False, "cpb": False, "pico": True}
+
+
+def ring_hours(board, np, clockwise=None):
+    """The clock hour (0 to 12, fractions allowed) of each of ``np`` pixels on ``board``:
+    the table above for a Circuit Playground's ten, else ``np`` pixels evenly round a
+    circle from 12 o'clock in the order the build numbers them (``clockwise``: seen from
+    above; default CLOCKWISE_NUMBERING's)."""
+    if np == len(RING_POSITIONS.get(board, ())):
+        return list(RING_POSITIONS[board])
+    if clockwise is None:
+        clockwise = CLOCKWISE_NUMBERING.get(board, True)
+    step = 12 / np if np else 0
+    return [((i if clockwise else -i) * step) % 12 for i in range(np)]
+
+
+def seat_pixel(s, n, np, clockwise_numbering):
+    """The pixel that shows seat ``s`` of ``n`` on ``np`` pixels, as hardware/device.py's
+    render() places it: seat 0 on pixel 0 and the seats clockwise round the table seen
+    from above (seat s + 1, the player on the left, is the next pixel clockwise), so on
+    pixels numbered counter-clockwise (the Circuit Playgrounds) seat s is pixel
+    ``-(s * np // n) % np``; numbered clockwise, ``s * np // n``. With fewer pixels than
+    seats (a short strip) pixel s shows seat s, and the seats past its end are not shown
+    (the result is then >= np)."""
+    if np < n:
+        return s
+    i = s * np // n
+    return i if clockwise_numbering else -i % np
+
+
+def seat_labels(board, n, np, clockwise=None):
+    """Per pixel, the seat it shows (None: no seat), for ``n`` players on ``board``
+    (``clockwise``: whether its pixels are numbered clockwise; default the table's)."""
+    if clockwise is None:
+        clockwise = CLOCKWISE_NUMBERING.get(board, True)
+    out = [None] * np
+    for s in range(n):
+        i = seat_pixel(s, n, np, clockwise)
+        if i < np:
+            out[i] = s
+    return out
+
 
 LEGEND = """\
 ring: one pixel a seat
