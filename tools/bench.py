@@ -24,6 +24,7 @@ from harness import ROOT, Sim  # noqa: E402  (sets up the simulated board's path
 
 import _audioout  # noqa: E402
 import dev  # noqa: E402
+import probes  # noqa: E402
 import vm  # noqa: E402
 
 # The RP2040 estimate: fuel (wasm instructions) per simple bytecode is measured
@@ -67,19 +68,6 @@ def latency(rng, presses, max_bounce_us, pass_us=1000):
             raise SystemExit("latency run: %d presses gave %d klaxons" % (len(contacts), len(starts)))
         out += [s - c for s, c in zip(starts, contacts)]
     return out
-
-
-def shortest_glitch_that_sounds():
-    """Scan single glitches from 1.0 ms up, at 20 sampling phases each: µs."""
-    for width in range(1000, 4001, 25):
-        for phase in range(0, 1000, 50):
-            sim = Sim(klaxon_only=True, phase_us=phase)
-            sim.level("klaxon", 20_000, True)
-            sim.level("klaxon", 20_000 + width, False)
-            sim.run_until_us(40_000)
-            if klaxon_starts_us():
-                return width
-    return None
 
 
 def false_and_missed(rng, presses):
@@ -249,8 +237,35 @@ def main(argv=None):
     long_lat = latency(rng, 100, 20_000)
     row("press -> sound, pathological bounce <= 20 ms (worst)", "(no budget)",
         "%.2f ms" % (max(long_lat) / 1000), None)
-    g = shortest_glitch_that_sounds()
-    row("shortest glitch that sounds", ">= 2 ms", "%.3f ms" % (g / 1000), g is not None and g >= 2000)
+    lat_at = {}
+    for p_us in (50, 108, 282, 500, 1000):  # the loop polls back to back: any pass time
+        lat_at[p_us] = max(latency(rng, 50 if args.quick else 300, 5000, pass_us=p_us))
+    row("press -> sound worst at every pass time (50 us .. 1 ms), bounce <= 5 ms", "<= 10 ms",
+        ", ".join("%g us %.2f" % (p_us, w / 1000) for p_us, w in sorted(lat_at.items())) + " ms",
+        max(lat_at.values()) <= 10_000)
+    phases = 6 if args.quick else 20
+    g = probes.shortest_glitch_that_sounds(rng, phases=phases, step_us=50 if args.quick else 25)
+    row("shortest glitch that sounds, %d phases a pass time" % phases, ">= 2 ms everywhere",
+        "%.3f ms (%s)" % (min(g.values()) / 1000, ", ".join(
+            "%g us: %.2f" % (p_us, w / 1000) for p_us, w in sorted(g.items()))),
+        None not in g.values() and min(g.values()) >= 2000)
+    tap = probes.shortest_tap_that_always_counts(rng, phases=phases)
+    row("shortest A press that always counts, %d phases a pass time" % phases, "<= 10 ms",
+        "%.1f ms (%s)" % (max(tap.values()) / 1000, ", ".join(
+            "%g us: %.1f" % (p_us, w / 1000) for p_us, w in sorted(tap.items()))),
+        None not in tap.values() and max(tap.values()) <= 10_000)
+    two = {p_us: probes.taps(p_us, [10_000], rng, phases, gap_us=10_000)[10_000]
+           for p_us in probes.PASS_TIMES_US}
+    row("two 10 ms A taps 10 ms apart, both counted", "always", "%d of %d (at %d pass times)"
+        % (sum(two.values()), phases * len(two), len(two)), min(two.values()) == phases)
+    table, n_glitch = probes.peers(rng, 500 if args.quick else 2000, _bounce)
+    ours = table["this firmware"]
+    for name, (pmed, pworst, sounded, pmissed, extra) in table.items():
+        ratio = "" if name == "this firmware" or pmed is None else " (%.1fx ours)" % (pmed / ours[0])
+        row("  peers, same bouncy presses, 1 ms pass: " + name, "(info)",
+            "%s / %s ms%s; glitches sounded %d of %d; missed %d; twice %d" % (
+                "-" if pmed is None else "%.2f" % pmed, "-" if pworst is None else "%.2f" % pworst,
+                ratio, sounded, n_glitch, pmissed, extra), None)
     false, missed, glitches = false_and_missed(rng, args.presses)
     row("false / missed klaxons, randomised bounce + glitches", "0 / 0",
         "%d / %d (%d presses, %d glitches)" % (false, missed, args.presses, glitches),

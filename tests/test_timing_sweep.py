@@ -1,0 +1,67 @@
+"""Every tap counts and no glitch sounds at every pass time and phase: the loop polls
+back to back, so a board's pass is anything from ~50 µs to ~1 ms, and a contact starts
+anywhere within a millisecond and anywhere between two passes (tools/probes.py plays
+them at arbitrary microseconds, not on the harness's 1 ms grid). Exact, in simulated
+time; tools/bench.py sweeps more phases and reports the margins.
+
+Before these were written the firmware failed both: a 1.2 ms glitch sounded at a
+108 µs pass (a 2-tick interval on 1 ms ticks filters only 1 ms), and a 12 ms press of
+A was lost at half the phases of a 1 ms pass (A and B were sampled every 8th pass).
+"""
+
+import random
+
+import pytest
+
+import probes
+
+PASSES = probes.PASS_TIMES_US
+
+
+@pytest.mark.parametrize("pass_us", PASSES)
+def test_no_glitch_under_2_ms_sounds_at_any_phase(pass_us):
+    rng = random.Random(pass_us)
+    widths = list(range(1000, 2000, 60)) + [1990]
+    sounded = probes.glitches(pass_us, widths, rng, phases=12)
+    assert sounded == {w: 0 for w in widths}
+
+
+@pytest.mark.parametrize("pass_us", PASSES)
+def test_a_contact_of_4_ms_more_than_the_glitch_limit_always_sounds(pass_us):
+    rng = random.Random(pass_us + 1)
+    sounded = probes.glitches(pass_us, [4100, 6000], rng, phases=12)
+    assert sounded == {4100: 12, 6000: 12}
+
+
+@pytest.mark.parametrize("pass_us", PASSES)
+def test_every_a_press_of_10_ms_counts_at_any_phase(pass_us):
+    rng = random.Random(pass_us + 2)
+    counted = probes.taps(pass_us, [8000, 10_000, 12_000], rng, phases=12)
+    assert counted == {8000: 12, 10_000: 12, 12_000: 12}
+
+
+@pytest.mark.parametrize("pass_us", PASSES)
+def test_two_taps_10_ms_apart_are_two_taps_at_any_phase(pass_us):
+    rng = random.Random(pass_us + 3)
+    counted = probes.taps(pass_us, [10_000], rng, phases=12, gap_us=10_000)
+    assert counted == {10_000: 12}
+
+
+@pytest.mark.parametrize("pass_us", [108, 1000])
+def test_b_presses_count_the_same_way(pass_us):
+    rng = random.Random(9)
+    counted = probes.taps(pass_us, [10_000], rng, phases=12, control="b", gap_us=10_000)
+    assert counted == {10_000: 12}
+
+
+def test_the_peers_rows_model_what_they_say():
+    """The benchmark's peers on one small trace: the guide's 10 ms Debouncer never
+    sounds a glitch and is slow; keypad's single 20 ms scan sounds some glitches; a
+    first-edge trigger is fastest and sounds most of them; this firmware none."""
+    from bench import _bounce
+
+    table, n = probes.peers(random.Random(4), 200, _bounce)
+    ours, guide, keypad, edge = (table[k] for k in table)
+    assert ours[2] == 0 and ours[3] == 0 and ours[4] == 0
+    assert guide[2] == 0 and guide[0] > 10 > ours[0]
+    assert keypad[2] > 0 and edge[2] > n // 4 and edge[0] < 1
