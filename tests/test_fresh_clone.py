@@ -1,0 +1,81 @@
+"""A fresh clone with nothing beside it passes: the lanes that need what a user may not
+have (our CircuitPython build and the Pico kit in ../shared, Chromium) skip and say how
+to get it, unless CI requires them (QK_REQUIRE_CP, QK_REQUIRE_PICO,
+QK_REQUIRE_BROWSER, set by .ci/run), and the benchmark skips their rows instead of
+counting them as over.
+
+The clone is of this checkout's HEAD, in a temporary folder with no ``shared`` beside
+it; its tests run with this venv (making a venv needs the network: the README's
+``python3 tools/dev.py test`` does that part, and a clean machine runs it in CI).
+"""
+
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from harness import ROOT
+
+LANES = ["tests/test_cp.py", "tests/test_pico.py"]
+HIDE = ("QK_CIRCUITPYTHON", "QK_PICO_KIT", "RP2040JS", "QK_REQUIRE_CP", "QK_REQUIRE_PICO",
+        "QK_REQUIRE_BROWSER", "PYTEST_XDIST_WORKER", "PYTEST_CURRENT_TEST")
+
+
+@pytest.fixture(scope="module")
+def clone(tmp_path_factory):
+    if shutil.which("git") is None or not os.path.isdir(os.path.join(ROOT, ".git")):
+        pytest.skip("needs git and this checkout's history")
+    where = tmp_path_factory.mktemp("fresh") / "qi-klaxon"
+    subprocess.run(["git", "clone", "-q", ROOT, str(where)], check=True)
+    assert not os.path.exists(where.parent / "shared")
+    return str(where)
+
+
+def env(**more):
+    e = {k: v for k, v in os.environ.items() if k not in HIDE}
+    e.update(BLINKA_OS_AGNOSTIC="1", PYTHONDONTWRITEBYTECODE="1", **more)
+    return e
+
+
+def pytest_in(clone, args, **more):
+    pytest_bin = os.path.join(os.path.dirname(sys.executable), "pytest")
+    return subprocess.run([pytest_bin, "-q", "-rs", "-p", "no:cacheprovider"] + args,
+                          cwd=clone, env=env(**more), capture_output=True, text=True,
+                          timeout=600)
+
+
+def test_the_lanes_that_need_shared_skip_saying_how_to_get_it(clone):
+    r = pytest_in(clone, LANES)
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+    assert "passed" not in r.stdout.splitlines()[-1]  # nothing ran: all skipped
+    assert "CircuitPython 10 (unix, 32-bit) not found" in r.stdout
+    assert "build-circuitpython.sh" in r.stdout
+    assert "build.sh" in r.stdout or "circuitpython.org" in r.stdout  # the Pico kit
+
+
+@pytest.mark.parametrize("var, lane", [("QK_REQUIRE_CP", "tests/test_cp.py"),
+                                       ("QK_REQUIRE_PICO", "tests/test_pico.py")])
+def test_where_ci_requires_a_lane_its_absence_fails(clone, var, lane):
+    r = pytest_in(clone, [lane], **{var: "1"})
+    assert r.returncode not in (0, 5), r.stdout[-2000:]
+
+
+def test_the_benchmark_skips_the_rows_whose_tool_is_missing(clone):
+    code = ("import sys; sys.path.insert(0, 'tools'); import bench, cpvm; "
+            "print(cpvm.find(), bench.cp_rows(), bench.missing('QK_REQUIRE_CP'))")
+    for extra, verdict in (({}, "None"), ({"QK_REQUIRE_CP": "1"}, "False")):
+        r = subprocess.run([sys.executable, "-c", code], cwd=clone, env=env(**extra),
+                           capture_output=True, text=True, timeout=300)
+        assert r.returncode == 0, r.stderr[-2000:]
+        # no build: no rows; the row then printed is skipped, or over where CI requires it
+        assert r.stdout.split() == ["None", "None", verdict]
+
+
+def test_ci_sets_the_requirements_and_installs_what_the_lanes_need():
+    run = open(os.path.join(ROOT, ".ci", "run")).read()
+    for var in ("QK_REQUIRE_BROWSER", "QK_REQUIRE_CP", "QK_REQUIRE_PICO"):
+        assert "export %s=1" % var in run
+    for pkg in ("chromium", "chromium-driver", "dosfstools", "mtools"):
+        assert pkg in run
