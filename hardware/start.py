@@ -119,7 +119,8 @@ def buttons(board, prof, v):
         else:
             continue
         if kp and p in [kp[1]] + [b[2] for b in keys]:  # two buttons on one pin
-            print("button %s: its pin %s is another button's; not wired" % (("Klaxon", "A", "B")[i], n))
+            print("QK_PIN_%s = %r: that pin is another button's; button %s is not wired" % (
+                ("KLAXON", "A", "B")[i], n, ("Klaxon", "A", "B")[i]))
             bad += 1
             continue
         if d and p is getattr(board, d[0], None):
