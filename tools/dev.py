@@ -47,17 +47,27 @@ def ensure_venv():
             f.write(want)
 
 
+def _interactive(cmd, env):
+    """Run ``cmd`` (sim or web) in the caller's folder until it ends, and return its exit
+    code. Ctrl-C goes to it too (the terminal signals the whole job): it ends in its own
+    way (the sim writes what it recorded, the server stops), and so this waits for it,
+    with no traceback of its own."""
+    child = subprocess.Popen(cmd, env=env)
+    while True:
+        try:
+            return child.wait()
+        except KeyboardInterrupt:
+            continue
+
+
 def main(argv):
     if not argv or argv[0] not in ("sim", "test", "bench", "web"):
         print(__doc__)
         return 2
     ensure_venv()
     env = dict(os.environ, BLINKA_OS_AGNOSTIC="1", PYTHONDONTWRITEBYTECODE="1")
-    if argv[0] == "sim":
-        return subprocess.call([PY, os.path.join(ROOT, "tools", "sim.py")] + argv[1:], cwd=ROOT,
-                               env=env)
-    if argv[0] == "web":  # from the caller's folder: --publish DIR is where they typed it
-        return subprocess.call([PY, os.path.join(ROOT, "tools", "web.py")] + argv[1:], env=env)
+    if argv[0] in ("sim", "web"):  # from the caller's folder: their paths are where they typed
+        return _interactive([PY, os.path.join(ROOT, "tools", argv[0] + ".py")] + argv[1:], env)
     if argv[0] == "bench":
         return subprocess.call([PY, os.path.join(ROOT, "tools", "bench.py")] + argv[1:], cwd=ROOT,
                                env=env)

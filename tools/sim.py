@@ -1,24 +1,34 @@
 #!/usr/bin/env python3
 """Run QI Klaxon on the simulated board (host-only tool).
 
-Interactive, in a terminal: keys press the buttons (k or space: the Klaxon;
-a, b: taps; A, B: held 1 s; z, x: A, B held 2.3 s; q: quit).
-The ring is drawn in colour with seat numbers and a legend; sounds go to a
-WAV file (played too where ``aplay``/``paplay`` exists).
+Interactive, in a terminal: keys press the buttons (k, K or space: the
+Klaxon; a, b: taps; A, B: held 1 s; z, x: A, B held 2.3 s; q or Ctrl-C:
+quit). The ring is drawn in colour, each pixel where it sits on the board
+(tools/events.py RING_POSITIONS), with seat numbers and a legend. The sounds
+are recorded and written to a WAV file when you quit (then played where
+``aplay`` or ``paplay`` exists); nothing sounds while you play.
 
 Without a terminal it plays a short built-in demo, prints what happened,
 and exits 0.
 
 Headless: ``--script FILE`` where each non-comment line is
 ``<t_ms> down|up <control>`` (klaxon, a, b; times never decrease, at most
-a week). Prints one JSON object a line, ``{"t_ms": ..., "event": ...,
-...}``, and last ``{"event": "state", ...}``. The run ends 1.5 s after the
-last line, in simulated time. Where the build deep-sleeps, the board sleeps
-until the next scripted Klaxon press, which wakes it as on the board.
+a week; a line at most 200 characters; read a line at a time). Prints one
+JSON object a line, ``{"t_ms": ..., "event": ...}``, and last ``{"event":
+"state", ...}``. The run ends 1.5 s after the last line, in simulated time;
+idle hours take moments (the clock jumps while nothing is held or due). Where
+the build deep-sleeps, the board sleeps until the next scripted Klaxon press,
+which wakes it as on the board. Paths are the caller's (from the folder the
+command was typed in). A bad flag or path exits 2 with a message naming it,
+before anything is written; Ctrl-C stops the run, prints what happened so far
+and writes the WAV (exit 130).
 """
 
 import argparse
+import contextlib
+import io
 import json
+import math
 import os
 import shutil
 import subprocess
@@ -34,6 +44,8 @@ import events as E  # noqa: E402
 
 CONTROLS = ("klaxon", "a", "b")
 MAX_T_MS = 7 * 24 * 3600 * 1000  # a week: any later time in a script is a mistake
+MAX_LINE = 200  # characters in a script line: longer is not a script
+MAX_STEPS = 100_000  # pin changes in a script: a long evening is a few thousand
 DEMO = """\
 # a question at a four-player table: ask, answer, pass, Klaxon, reveal
 200 down b
@@ -57,8 +69,8 @@ DEMO = """\
 """
 # Keys in a terminal: (key, control, hold ms); the README's controls table says what
 # each press does.
-KEYS = (("k", "klaxon", 120), (" ", "klaxon", 120), ("a", "a", 90), ("b", "b", 90),
-        ("A", "a", 1000), ("B", "b", 1000), ("z", "a", 2300), ("x", "b", 2300))
+KEYS = (("k", "klaxon", 120), ("K", "klaxon", 120), (" ", "klaxon", 120), ("a", "a", 90),
+        ("b", "b", 90), ("A", "a", 1000), ("B", "b", 1000), ("z", "a", 2300), ("x", "b", 2300))
 
 
 class ScriptError(ValueError):
@@ -66,11 +78,31 @@ class ScriptError(ValueError):
 
 
 def parse_script(text):
-    """[(t_ms, pressed, control)]; a malformed line raises ScriptError naming its number."""
+    """[(t_ms, pressed, control)] from a script's text; see ``read_script``."""
+    return read_script(io.StringIO(text))
+
+
+def read_script(f):
+    """[(t_ms, pressed, control)] from an open script, read a line at a time (text or
+    bytes); a malformed line, a line over MAX_LINE characters or more than MAX_STEPS
+    pin changes raise ScriptError naming the line."""
     out = []
     last = 0
-    for n, line in enumerate(text.splitlines(), 1):
-        line = line.split("#", 1)[0].strip()
+    n = 0
+    while True:
+        raw = f.readline(MAX_LINE + 1)
+        if not raw:
+            break
+        n += 1
+        if len(raw) > MAX_LINE and raw[-1:] not in ("\n", b"\n"):
+            raise ScriptError("line %d is longer than %d characters: not a pin script"
+                              % (n, MAX_LINE))
+        if isinstance(raw, bytes):
+            try:
+                raw = raw.decode("utf-8")
+            except UnicodeDecodeError:
+                raise ScriptError("line %d is not UTF-8 text: not a pin script" % n)
+        line = raw.split("#", 1)[0].strip()
         if not line:
             continue
         parts = line.split()
@@ -89,6 +121,8 @@ def parse_script(text):
                               % (n, t, MAX_T_MS))
         if t < last:
             raise ScriptError("line %d: time %d ms is before the line above (%d ms)" % (n, t, last))
+        if len(out) >= MAX_STEPS:
+            raise ScriptError("line %d: more than %d pin changes: not a game" % (n, MAX_STEPS))
         last = t
         out.append((t, parts[1] == "down", parts[2]))
     return out
@@ -104,7 +138,9 @@ def state_of(sim):
 
 
 def write_wav(sim, path):
-    """The sounds as the speaker played them: each cut short by the next."""
+    """The sounds as the speaker played them: each cut short by the next. The file is
+    opened first (a folder or a read-only place is an OSError, never a half-made
+    ``wave`` object's complaint)."""
     starts = [(t, f["name"]) for t, f in sim.named("sound")]
     clips = {}
     for _, name in starts:
@@ -119,74 +155,272 @@ def write_wav(sim, path):
             out += bytes(at - len(out))
         del out[at:]
         out += clips[name][1]
-    with wave.open(path, "wb") as w:
-        w.setnchannels(1)
-        w.setsampwidth(2)
-        w.setframerate(rate)
-        w.writeframes(bytes(out))
+    with open(path, "wb") as f:
+        with wave.open(f, "wb") as w:
+            w.setnchannels(1)
+            w.setsampwidth(2)
+            w.setframerate(rate)
+            w.writeframes(bytes(out))
 
 
 def make_sim(args):
     return Sim(players=args.players, qm=args.qm, klaxon_only=args.klaxon_only,
-               board_name=args.board, settings=_settings_text(args), coarse=True)
+               board_name=args.board, settings=args.settings_text, coarse=True)
 
 
-def _settings_text(args):
+def _settings_text(path):
     """The settings file's text: the one named (which must exist), else settings.toml
     beside code.py if there is one. Bytes that are not UTF-8 pass through as they are
     (surrogateescape), so that the firmware sees and reports them as on the board."""
-    if args.settings is not None:
-        with open(args.settings, encoding="utf-8", errors="surrogateescape") as f:
-            return f.read()
-    default = os.path.join(ROOT, "settings.toml")
-    if os.path.exists(default):
-        with open(default, encoding="utf-8", errors="surrogateescape") as f:
-            return f.read()
-    return ""
+    if path is None:
+        path = os.path.join(ROOT, "settings.toml")
+        if not os.path.exists(path):
+            return ""
+    if os.path.isdir(path):
+        raise UsageError("--settings %s: is a folder, not a settings file" % path)
+    try:
+        with open(path, "rb") as f:
+            data = f.read(1 << 20)
+            if f.read(1):
+                raise UsageError("--settings %s: over 1 MB: not a settings file" % path)
+    except OSError as e:
+        raise UsageError("--settings %s: %s" % (path, e.strerror or e))
+    return data.decode("utf-8", "surrogateescape")
+
+
+class UsageError(ValueError):
+    """A flag the sim cannot take: exit 2 with this message, before anything is written."""
+
+
+# The firmware's own ranges (hardware/settings.py KEYS): name -> (lowest, highest)
+def _range(key):
+    from hardware.settings import KEYS
+
+    for name, _, low, high in KEYS:
+        if name == key:
+            return low, high
+    raise KeyError(key)
+
+
+def _players_in(settings_text):
+    """QK_PLAYERS as the firmware reads it from the settings text (its messages unprinted)."""
+    from hardware.settings import KEYS, read
+
+    with contextlib.redirect_stdout(io.StringIO()):
+        values, _ = read(settings_text.split("\n"))
+    return values[[k[0] for k in KEYS].index("QK_PLAYERS")]
+
+
+def check_args(args):
+    """Every flag and path checked, before any folder or file is made: paths become the
+    caller's absolute ones (the sim then runs from the repo, where the firmware finds its
+    sounds); a bad one raises UsageError naming its flag."""
+    low, high = _range("QK_PLAYERS")
+    if args.players is not None and not low <= args.players <= high:
+        raise UsageError("--players %d: the firmware takes %d to %d players"
+                         % (args.players, low, high))
+    args.settings = None if args.settings is None else os.path.abspath(args.settings)
+    args.settings_text = _settings_text(args.settings)
+    players = args.players if args.players is not None else _players_in(args.settings_text)
+    qlow, qhigh = _range("QK_FIRST_QM")
+    if args.qm is not None and not (qlow <= args.qm <= min(qhigh, players - 1)):
+        raise UsageError("--qm %d: the first QM is a seat from 0 to %d (%d players)"
+                         % (args.qm, min(qhigh, players - 1), players))
+    if args.script is not None:
+        args.script = os.path.abspath(args.script)
+        if os.path.isdir(args.script):
+            raise UsageError("--script %s: is a folder, not a pin script" % args.script)
+        try:
+            args.script_file = open(args.script, "rb")
+        except OSError as e:
+            raise UsageError("--script %s: %s" % (args.script, e.strerror or e))
+    if args.wav is None:  # the default: out/ in the repo, made if need be
+        args.wav = os.path.join(ROOT, "out", "klaxon-sim.wav")
+        args.wav_folder = os.path.dirname(args.wav)
+    elif args.wav:
+        args.wav = os.path.abspath(args.wav)
+        folder = os.path.dirname(args.wav)
+        if os.path.isdir(args.wav):
+            raise UsageError("--wav %s: is a folder; name a file in it" % args.wav)
+        if not os.path.isdir(folder):
+            raise UsageError("--wav %s: there is no folder %s" % (args.wav, folder))
+        if not os.access(folder, os.W_OK) or os.path.exists(args.wav) and \
+                not os.access(args.wav, os.W_OK):
+            raise UsageError("--wav %s: cannot write there" % args.wav)
+        args.wav_folder = None
+    return args
 
 
 def run_script(sim, steps, out, end_pad_ms=1500):
     """Play ``steps``, then ``end_pad_ms`` more; print the events as JSON lines and the
-    state last. The run is bounded: it ends at the last step's time plus the pad."""
+    state last. The run is bounded: it ends at the last step's time plus the pad. Ctrl-C
+    stops it: what happened until then is printed, and KeyboardInterrupt raised again."""
     for t, pressed, control in steps:
         if control not in sim.controls:
             raise ScriptError("this build has no %r control" % control)
+    for t, pressed, control in steps:
         sim.level(control, t * 1000, pressed)
     end = (steps[-1][0] if steps else 0) + end_pad_ms
-    sim.run_until_ms(end)
+    stopped = None
+    try:
+        sim.run_until_ms(end)
+    except KeyboardInterrupt as e:
+        stopped = e
     for t, name, fields in sim.records():
         rec = {"t_ms": t, "event": name}
         rec.update(fields)
         out.write(json.dumps(rec) + "\n")
     out.write(json.dumps(state_of(sim)) + "\n")
+    out.flush()
+    if stopped is not None:
+        raise stopped
 
 
 # ------------------------------------------------------------ interactive
-def draw(sim, stream):
+def _luminance(c):
+    """WCAG relative luminance of 0xRRGGBB."""
+    def channel(v):
+        v /= 255
+        return v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
+
+    return 0.2126 * channel(c >> 16) + 0.7152 * channel(c >> 8 & 255) + 0.0722 * channel(c & 255)
+
+
+def contrast(a, b):
+    la, lb = sorted((_luminance(a), _luminance(b)))
+    return (lb + 0.05) / (la + 0.05)
+
+
+def label_colour(c):
+    """The text colour that reads best on a pixel lit ``c``: black or white (an unlit or
+    dim pixel gets white, so every seat's number stays readable)."""
+    return 0x000000 if contrast(c, 0x000000) >= contrast(c, 0xFFFFFF) else 0xFFFFFF
+
+
+RING_ROWS = 9  # the ring drawn in a terminal: 9 rows (cells are about twice as tall as wide)
+RING_COLS = 33
+
+
+def ring_cells(hours):
+    """(row, column) of each pixel's 3-character cell in a RING_ROWS x RING_COLS box, at
+    its clock hour (12 at the top, clockwise as seen from above)."""
+    cy, cx = (RING_ROWS - 1) / 2, (RING_COLS - 3) / 2
+    out = []
+    for h in hours:
+        a = math.radians(h * 30)
+        out.append((round(cy - cy * math.cos(a)), round(cx + cx * math.sin(a))))
+    return out
+
+
+def ring_lines(colours, labels, hours, top="USB", middle="Klaxon"):
+    """The ring as terminal lines: pixel i (lit ``colours[i]``, 0xRRGGBB) drawn at
+    ``hours[i]`` with ``labels[i]`` (a seat number or "") in it; ``top`` marks 12 o'clock
+    (the Circuit Playground's USB connector)."""
+    grid = [[" "] * RING_COLS for _ in range(RING_ROWS)]
+    cells = {}
+    for i, (row, col) in enumerate(ring_cells(hours)):
+        cells[(row, col)] = i
+    if top:
+        for j, ch in enumerate(top):
+            grid[0][(RING_COLS - len(top)) // 2 + j] = "\x1b[2m%s\x1b[0m" % ch
+    if middle:
+        for j, ch in enumerate(middle):
+            grid[RING_ROWS // 2][(RING_COLS - len(middle)) // 2 + j] = ch
+    for (row, col), i in cells.items():
+        c = colours[i]
+        fg = label_colour(c)
+        text = ("%2s " % labels[i])[:3] if labels[i] != "" else " \u00b7 "
+        cell = "\x1b[48;2;%d;%d;%dm\x1b[38;2;%d;%d;%dm%s\x1b[0m" % (
+            c >> 16, c >> 8 & 255, c & 255, fg >> 16, fg >> 8 & 255, fg & 255, text)
+        grid[row][col] = cell
+        grid[row][col + 1] = grid[row][col + 2] = ""
+    return ["".join(r).rstrip() for r in grid]
+
+
+def ring_now(sim):
+    """(colours, labels, hours) of the simulated board's ring now."""
     g = sim.game
-    cells = []
-    for i, name in enumerate(sim.ring()):
-        c = PALETTE[COLOUR_NAMES.index(name)] if name in COLOUR_NAMES else 0
-        seat = "  "
-        if g is not None:
-            for s in range(g.players):
-                if sim.pixel_of(s, g.players) == i:
-                    seat = "%2d" % s
-        cells.append("\x1b[48;2;%d;%d;%dm\x1b[38;2;0;0;0m%s\x1b[0m"
-                     % (c >> 16, c >> 8 & 255, c & 255, seat))
-    status = "klaxon only" if g is None else "%s  QM %d  answering %s  positions %s" % (
-        g.phase, g.qm, "-" if g.answering is None else g.answering, g.positions)
+    names = sim.ring()
+    np = len(names)
+    colours = [PALETTE[COLOUR_NAMES.index(n)] if n in COLOUR_NAMES else 0 for n in names]
+    labels = [""] * np
+    if g is not None:
+        for i, s in enumerate(E.seat_labels(sim.board_name, g.players, np,
+                                            numbered_clockwise(sim))):
+            labels[i] = "" if s is None else str(s)
+    return colours, labels, E.ring_hours(sim.board_name, np, numbered_clockwise(sim))
+
+
+def ring_picture(sim):
+    """The ring's lines now: drawn round as on the board (its USB connector at the top on
+    a Circuit Playground), or in a row for a long strip."""
+    colours, labels, hours = ring_now(sim)
+    if not hours:
+        return []
+    if len(hours) > 12:  # a long strip: in a row, pixel 0 first
+        return [" ".join("\x1b[48;2;%d;%d;%dm\x1b[38;2;%d;%d;%dm%2s\x1b[0m" % (
+            c >> 16, c >> 8 & 255, c & 255, f >> 16, f >> 8 & 255, f & 255, lab or "\u00b7")
+            for c, lab, f in zip(colours, labels, map(label_colour, colours)))]
+    return ring_lines(colours, labels, hours,
+                      top="USB" if sim.board_name in E.RING_POSITIONS else "")
+
+
+def numbered_clockwise(sim):
+    """Whether the build's pixels are numbered clockwise seen from above: the device's
+    own flag where its firmware has one, else tools/events.py's table."""
+    import hardware.device as D
+
+    ccw = getattr(D, "_CCW", None)
+    if ccw is not None and sim.device is not None and len(sim.device.f) > ccw:
+        return not sim.device.f[ccw]
+    return E.CLOCKWISE_NUMBERING.get(sim.board_name, True)
+
+
+def status_of(sim):
+    g = sim.game
     if sim.asleep:
-        status = "asleep: press the Klaxon"
-    stream.write("\r\x1b[2K" + " ".join(cells) + "   " + status)
-    stream.flush()
+        return "asleep: press the Klaxon"
+    if g is None:
+        return "klaxon only"
+    return "%s  QM %d  answering %s  positions %s" % (
+        g.phase, g.qm, "-" if g.answering is None else g.answering, g.positions)
+
+
+class Screen:
+    """The bottom of the terminal: the ring and a status line, redrawn in place; the
+    event lines scroll above it."""
+
+    def __init__(self, stream):
+        self.stream = stream
+        self.height = 0
+
+    def show(self, sim, new_lines=()):
+        out = []
+        if self.height:
+            out.append("\r\x1b[%dA\x1b[J" % self.height if self.height > 1 else "\r\x1b[J")
+        out += [line + "\n" for line in new_lines]
+        lines = ring_picture(sim) + [status_of(sim)]
+        out.append("\n".join(lines))
+        self.height = len(lines)
+        self.stream.write("".join(out))
+        self.stream.flush()
+
+
+def draw(sim, stream):
+    """One drawing of the ring and the status (for a screenshot, or a test)."""
+    Screen(stream).show(sim)
+    stream.write("\n")
 
 
 LEGEND = E.LEGEND + """
-keys: k or space the Klaxon; a b tap; A B hold 1 s; z x hold A, B 2.3 s; q quit"""
+keys: k, K or space the Klaxon; a b tap; A B hold 1 s; z x hold A, B 2.3 s; q or Ctrl-C quit
+the ring is drawn as on the board, USB connector at the top; the sounds are written to
+a WAV file when you quit"""
 
 
 def interactive(sim, wav):
+    """Play in the terminal until q or Ctrl-C; then write the WAV (and play it where a
+    player exists)."""
     import select
     import termios
     import tty
@@ -197,21 +431,23 @@ def interactive(sim, wav):
     tty.setcbreak(fd)
     start = time.monotonic()
     shown = 0
+    screen = Screen(sys.stdout)
     try:
         while True:
             now_ms = int((time.monotonic() - start) * 1000)
             sim.run_until_ms(now_ms)
-            for t, line in sim.events[shown:]:
-                sys.stdout.write("\r\x1b[2K%7.3f s  %s\n" % (t / 1000, line))
+            lines = ["%7.3f s  %s" % (t / 1000, line) for t, line in sim.events[shown:]]
             shown = len(sim.events)
-            draw(sim, sys.stdout)
+            screen.show(sim, lines)
             if select.select([sys.stdin], [], [], 0.01)[0]:
                 ch = sys.stdin.read(1)
-                if ch == "q":
+                if ch in ("q", ""):
                     break
                 for key, control, hold in KEYS:
                     if ch == key and control in sim.controls:
                         sim.press(control, sim.now_ms + 5, hold)
+    except KeyboardInterrupt:  # Ctrl-C: quit, as q does
+        pass
     finally:
         termios.tcsetattr(fd, termios.TCSADRAIN, old)
         print()
@@ -231,34 +467,37 @@ def cannot_start(sim):
 
 
 def main(argv=None):
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(prog="sim", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--script", help="headless: play this pin script, print JSON lines")
-    p.add_argument("--players", type=int, default=None)
-    p.add_argument("--qm", type=int, default=None)
+    p.add_argument("--players", type=int, default=None, help="players (2 to 10)")
+    p.add_argument("--qm", type=int, default=None, help="the first QM's seat (0 to players - 1)")
     p.add_argument("--board", choices=PROFILE_NAMES, default="simulated")
-    p.add_argument("--wav", default=os.path.join(ROOT, "out", "klaxon-sim.wav"),
-                   help="where the sounds go ('' for nowhere)")
+    p.add_argument("--wav", default=None,
+                   help="where the sounds are written when the run ends (default: "
+                        "out/klaxon-sim.wav in the repo; '' for nowhere)")
     p.add_argument("--klaxon-only", action="store_true", help="a build with only the Klaxon wired")
     p.add_argument("--settings", default=None,
                    help="settings file (default: settings.toml beside code.py, if any)")
     args = p.parse_args(argv)
-    os.chdir(ROOT)
-    if args.wav and os.path.dirname(args.wav):
-        os.makedirs(os.path.dirname(args.wav), exist_ok=True)
+    sim = None
     try:
+        check_args(args)  # nothing is made or written before this
+        steps = None
         if args.script:
-            with open(args.script) as f:
-                steps = parse_script(f.read())
-            sim = make_sim(args)
-            if sim.device is None:
-                return cannot_start(sim)
+            with args.script_file as f:
+                steps = read_script(f)
+        os.chdir(ROOT)  # the firmware opens sounds/ as the board's drive has them
+        if args.wav and args.wav_folder:
+            os.makedirs(args.wav_folder, exist_ok=True)
+        sim = make_sim(args)
+        if sim.device is None:
+            return cannot_start(sim)
+        if steps is not None:
             run_script(sim, steps, sys.stdout)
             if args.wav and sim.named("sound"):
                 write_wav(sim, args.wav)
             return 0
-        sim = make_sim(args)
-        if sim.device is None:
-            return cannot_start(sim)
         if sys.stdin.isatty() and sys.stdout.isatty():
             interactive(sim, args.wav)
             return 0
@@ -269,10 +508,29 @@ def main(argv=None):
             print("sounds written to %s" % args.wav)
         print("simulated time %.1f s" % (simclock.now_ms() / 1000))
         return 0
-    except (ScriptError, OSError, ValueError) as e:
+    except KeyboardInterrupt:  # Ctrl-C in a run: what was recorded is kept
+        if sim is not None and sim.device is not None and args.wav and sim.named("sound"):
+            try:
+                write_wav(sim, args.wav)
+                print("sim: interrupted; sounds so far written to %s" % args.wav, file=sys.stderr)
+            except OSError as e:
+                print("sim: interrupted; %s: %s" % (args.wav, e.strerror or e), file=sys.stderr)
+        else:
+            print("sim: interrupted", file=sys.stderr)
+        return 130
+    except UsageError as e:
+        print("sim: %s" % e, file=sys.stderr)
+        return 2
+    except ScriptError as e:
+        print("sim: --script %s: %s" % (args.script, e), file=sys.stderr)
+        return 2
+    except (OSError, ValueError) as e:
         print("sim: %s" % e, file=sys.stderr)
         return 2
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except KeyboardInterrupt:  # Ctrl-C before main() could catch it (at start-up)
+        sys.exit(130)

@@ -247,20 +247,28 @@ def main(argv=None):
     except (WebError, deploy.DeployError) as e:
         print("web:", e, file=sys.stderr)
         return 2
+    except KeyboardInterrupt:  # Ctrl-C while setting up: stop, no traceback
+        print("web: interrupted", file=sys.stderr)
+        return 130
     try:
         httpd = server(args.port)
     except OSError as e:
         print("web: cannot serve on 127.0.0.1:%d (%s); try --port" % (args.port, e.strerror),
               file=sys.stderr)
         return 2
-    print("QI Klaxon in a browser: http://127.0.0.1:%d/  (Ctrl-C stops)" % httpd.server_port,
-          flush=True)
     try:
+        print("QI Klaxon in a browser: http://127.0.0.1:%d/  (Ctrl-C stops)" % httpd.server_port,
+              flush=True)
         httpd.serve_forever()
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:  # Ctrl-C: the server stops, no traceback
         pass
+    finally:
+        httpd.server_close()
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except KeyboardInterrupt:  # Ctrl-C anywhere else: stop, no traceback
+        sys.exit(130)

@@ -1,0 +1,296 @@
+"""tools/sim.py, and tools/dev.py around it, as a command-line tool (issue 17, item 6):
+the caller's paths, bad flags and paths refused before anything is written, input read
+a line at a time, idle gaps fast-forwarded on every build, Ctrl-C, the keys, the ring's
+labels readable, and the sound's promise kept."""
+
+import os
+import pty
+import select
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+import sim as S
+from harness import PALETTE, ROOT, Sim
+
+SIM = os.path.join(ROOT, "tools", "sim.py")
+DEV = os.path.join(ROOT, "tools", "dev.py")
+TAPS = "100 down b\n180 up b\n800 down a\n880 up a\n1400 down klaxon\n1500 up klaxon\n"
+
+
+def run(args, cwd=ROOT, timeout=60, tool=SIM):
+    return subprocess.run([sys.executable, tool] + list(args), cwd=cwd, capture_output=True,
+                          text=True, timeout=timeout)
+
+
+def no_traceback(r):
+    return "Traceback" not in r.stderr and "Exception ignored" not in r.stderr
+
+
+# ------------------------------------------------------------ paths
+@pytest.mark.parametrize("tool", [SIM, DEV])
+def test_paths_are_the_callers_not_the_repos(tmp_path, tool):
+    (tmp_path / "game.txt").write_text(TAPS)
+    (tmp_path / "my.toml").write_text("QK_PLAYERS = 5\n")
+    before = set(os.listdir(ROOT))
+    args = ["sim"] if tool == DEV else []
+    r = run(args + ["--script", "game.txt", "--settings", "my.toml", "--wav", "x.wav"],
+            cwd=tmp_path, tool=tool)
+    assert r.returncode == 0, r.stderr
+    assert (tmp_path / "x.wav").stat().st_size > 44  # where it was typed ...
+    assert set(os.listdir(ROOT)) == before  # ... not in the checkout
+    assert '"positions": [0, 0, 0, 0, 0]' in r.stdout.splitlines()[-1]  # my.toml was read
+
+
+# ------------------------------------------------------------ bad flags, bad paths
+def test_a_wav_in_a_folder_that_is_not_there_exits_2_and_makes_nothing(tmp_path):
+    (tmp_path / "game.txt").write_text(TAPS)
+    wav = tmp_path / "no" / "such" / "x.wav"
+    r = run(["--script", str(tmp_path / "game.txt"), "--wav", str(wav)])
+    assert r.returncode == 2 and no_traceback(r)
+    assert r.stderr.startswith("sim: --wav ") and r.stdout == ""
+    assert not (tmp_path / "no").exists()
+    if not os.path.exists("/nonexistent"):  # the issue's own case (as root it was made)
+        r = run(["--script", str(tmp_path / "game.txt"), "--wav", "/nonexistent/x.wav"])
+        assert r.returncode == 2 and no_traceback(r) and not os.path.exists("/nonexistent")
+
+
+def test_a_wav_that_is_a_folder_exits_2_before_playing_with_no_traceback(tmp_path):
+    (tmp_path / "game.txt").write_text(TAPS)
+    r = run(["--script", str(tmp_path / "game.txt"), "--wav", str(tmp_path)])
+    assert r.returncode == 2 and no_traceback(r), r.stderr
+    assert "Wave_write" not in r.stderr and r.stderr.startswith("sim: --wav ")
+    assert r.stdout == ""  # refused before the game, not after its JSON
+
+
+@pytest.mark.parametrize("flags, flag, allowed", [
+    (["--players", "12"], "--players", "2 to 10"),
+    (["--players", "1"], "--players", "2 to 10"),
+    (["--qm", "7", "--players", "4"], "--qm", "0 to 3"),
+    (["--qm", "4"], "--qm", "0 to 3"),  # 4 players by default
+    (["--qm", "-1", "--players", "6"], "--qm", "0 to 5"),
+])
+def test_players_and_qm_out_of_range_exit_2_naming_the_flag_and_the_range(
+        tmp_path, flags, flag, allowed):
+    (tmp_path / "game.txt").write_text(TAPS)
+    r = run(flags + ["--script", str(tmp_path / "game.txt"), "--wav", ""])
+    assert r.returncode == 2 and no_traceback(r)
+    assert r.stderr.startswith("sim: " + flag) and allowed in r.stderr
+    assert "settings.toml" not in r.stderr and r.stdout == ""
+
+
+@pytest.mark.parametrize("what", ["missing", "folder"])
+def test_a_script_or_settings_path_that_is_not_a_file_exits_2_naming_the_flag(tmp_path, what):
+    path = str(tmp_path / "nope") if what == "missing" else str(tmp_path)
+    (tmp_path / "game.txt").write_text(TAPS)
+    for flags, flag in ((["--script", path], "--script"),
+                        (["--settings", path, "--script", str(tmp_path / "game.txt")],
+                         "--settings")):
+        r = run(flags + ["--wav", ""])
+        assert r.returncode == 2 and no_traceback(r)
+        assert r.stderr.startswith("sim: %s %s" % (flag, path)) and r.stdout == ""
+
+
+def test_the_script_is_read_a_line_at_a_time_with_a_line_length_cap(tmp_path):
+    started = time.monotonic()
+    r = run(["--script", "/dev/zero", "--wav", ""], timeout=30)  # never ends, no newline
+    assert r.returncode == 2 and no_traceback(r)
+    assert "line 1 is longer than %d characters" % S.MAX_LINE in r.stderr
+    assert time.monotonic() - started < 20
+    long_line = tmp_path / "long.txt"
+    long_line.write_text("100 down klaxon\n" + "1" * 10_000 + " down a\n")
+    r = run(["--script", str(long_line), "--wav", ""])
+    assert r.returncode == 2 and "line 2 is longer" in r.stderr and r.stdout == ""
+    binary = tmp_path / "bin.txt"
+    binary.write_bytes(b"100 down klaxon\n\xff\xfe up a\n")
+    r = run(["--script", str(binary), "--wav", ""])
+    assert r.returncode == 2 and "line 2 is not UTF-8" in r.stderr and no_traceback(r)
+
+
+def test_read_script_never_reads_more_than_a_capped_line_at_once():
+    class Endless:
+        reads = []
+
+        def readline(self, limit=-1):
+            assert 0 < limit <= S.MAX_LINE + 1, "an unbounded read"
+            self.reads.append(limit)
+            return "1" * limit
+
+    with pytest.raises(S.ScriptError, match="longer than"):
+        S.read_script(Endless())
+    assert len(Endless.reads) == 1
+
+
+# ------------------------------------------------------------ idle gaps
+WEEK_GAP = "100 down b\n180 up b\n800 down a\n880 up a\n" \
+           "%(t)d down klaxon\n%(t1)d up klaxon\n%(t2)d down a\n%(t3)d up a\n"
+
+
+def gap_script(t):
+    return WEEK_GAP % {"t": t, "t1": t + 100, "t2": t + 1000, "t3": t + 1080}
+
+
+@pytest.mark.parametrize("board, settings", [("cpx", ""), ("simulated", "QK_SLEEP_MIN = 0\n"),
+                                             ("cpb", "QK_SLEEP_MIN = 0\n"), ("cpb", "")])
+def test_a_week_long_gap_takes_seconds_on_every_build(tmp_path, board, settings):
+    (tmp_path / "week.txt").write_text(gap_script(604_000_000))
+    (tmp_path / "s.toml").write_text(settings)
+    started = time.monotonic()
+    r = run(["--board", board, "--settings", str(tmp_path / "s.toml"), "--script",
+             str(tmp_path / "week.txt"), "--wav", ""])
+    took = time.monotonic() - started
+    assert r.returncode == 0, r.stderr
+    assert took < 10, "a week's idle gap took %.1f s" % took
+    if "SLEEP" in settings or board == "cpx":  # awake all week: the Klaxon after it counts
+        assert '"phase": "reveal"' in r.stdout.splitlines()[-1]
+
+
+def records_after(sim, t0):
+    return [(t - t0, n, f) for t, n, f in sim.records() if t >= t0]
+
+
+@pytest.mark.parametrize("board, settings", [("cpx", ""), ("simulated", "QK_SLEEP_MIN = 0\n")])
+def test_jumping_the_idle_clock_changes_nothing_the_device_does(board, settings):
+    """The same game with a 2-hour gap, with and without the jumps, gives the same
+    events at the same times; and after a week's gap (past the ticks' 2**29 ms wrap) the
+    presses after it give the same events, relative to them, as after the short one."""
+    def play(gap, jump):
+        s = Sim(settings, board_name=board, coarse=True)
+        s.jump_us = jump
+        s.play(S.parse_script(gap_script(gap)), gap + 3000)
+        return s
+
+    short = 2 * 3600 * 1000
+    a, b = play(short, 0), play(short, Sim(board_name=board).jump_us)
+    assert a.records() == b.records() and a.game.to_bytes() == b.game.to_bytes()
+    week = play(604_000_000, Sim(board_name=board).jump_us)
+    assert records_after(week, 604_000_000) == records_after(b, short)
+    assert week.game.to_bytes() == b.game.to_bytes()
+
+
+def test_a_save_due_stops_the_jump_until_it_is_made():
+    s = Sim(board_name="cpx", coarse=True)
+    s.tap("b", 100)  # a question asked: saved a second later
+    s.run_until_ms(400)
+    assert s._settled(s.device) == 0  # the save is due
+    s.run_until_ms(3_000_000)
+    assert s._settled(s.device) > 0
+
+
+# ------------------------------------------------------------ Ctrl-C
+def dense_script(path, seconds=3600):
+    with open(path, "w") as f:
+        for i in range(seconds * 5):
+            t = 100 + i * 200
+            f.write("%d down klaxon\n%d up klaxon\n" % (t, t + 50))
+
+
+def interrupted(cmd, cwd, after=2.0):
+    p = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True, start_new_session=True)
+    time.sleep(after)
+    os.killpg(p.pid, signal.SIGINT)  # as a terminal's Ctrl-C: the whole job
+    out, err = p.communicate(timeout=60)
+    return p.returncode, out, err
+
+
+@pytest.mark.parametrize("via", ["sim", "dev"])
+def test_ctrl_c_stops_a_run_cleanly_and_keeps_what_was_recorded(tmp_path, via):
+    dense_script(tmp_path / "long.txt")
+    cmd = [sys.executable] + ([DEV, "sim"] if via == "dev" else [SIM]) + [
+        "--board", "cpx", "--klaxon-only", "--script", "long.txt", "--wav", "rec.wav"]
+    rc, out, err = interrupted(cmd, tmp_path, after=3.0 if via == "dev" else 2.0)
+    assert "Traceback" not in err, err
+    assert rc == 130 and "interrupted" in err
+    assert out.splitlines()[-1].startswith('{"t_ms"') and '"event": "state"' in out
+    assert '"event": "klaxon"' in out
+    assert (tmp_path / "rec.wav").stat().st_size > 44  # the sounds so far, written
+
+
+def test_ctrl_c_stops_dev_py_web_with_no_traceback(tmp_path):
+    import web
+
+    try:
+        web.install(out=lambda *a: None)
+    except web.WebError as e:
+        pytest.skip("the page's VM cannot be installed here: %s" % e)
+    p = subprocess.Popen([sys.executable, DEV, "web", "--port", "0"], cwd=tmp_path,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         start_new_session=True)
+    line = p.stdout.readline()
+    assert "http://127.0.0.1:" in line
+    os.killpg(p.pid, signal.SIGINT)
+    out, err = p.communicate(timeout=30)
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
+    assert p.returncode == 0
+
+
+# ------------------------------------------------------------ in a terminal
+def terminal(keys, tmp_path, wait=1.5):
+    """Run the sim in a pseudo-terminal, type ``keys`` (a list of (text, pause s)), and
+    return (exit code, what it printed)."""
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: the sim in the terminal, from tmp_path
+        os.chdir(str(tmp_path))
+        os.execv(sys.executable, [sys.executable, SIM, "--wav", "rec.wav"])
+    out = b""
+
+    def drain(seconds):
+        nonlocal out
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            if select.select([fd], [], [], 0.05)[0]:
+                try:
+                    out += os.read(fd, 65536)
+                except OSError:
+                    return
+
+    drain(wait)
+    for text, pause in keys:
+        os.write(fd, text.encode())
+        drain(pause)
+    drain(1.0)
+    _, status = os.waitpid(pid, 0)
+    drain(0.2)
+    os.close(fd)
+    return os.waitstatus_to_exitcode(status), out.decode(errors="replace")
+
+
+def test_upper_case_k_is_the_klaxon_too_and_ctrl_c_quits_keeping_the_sounds(tmp_path):
+    rc, out = terminal([("b", 0.6), ("a", 0.6), ("K", 1.0), ("\x03", 1.0)], tmp_path)
+    assert "Traceback" not in out, out[-2000:]
+    assert rc == 0
+    assert "klaxon 2 1" in out  # K: seat 2 challenges seat 1's answer
+    assert (tmp_path / "rec.wav").stat().st_size > 44
+    assert "sounds written to" in out
+
+
+def test_the_terminal_ring_is_drawn_round_with_every_seat_readable(tmp_path):
+    rc, out = terminal([("q", 1.0)], tmp_path)
+    assert rc == 0 and "USB" in out
+    for seat in range(4):
+        assert "\x1b[38;2;255;255;255m %d " % seat in out or \
+            "\x1b[38;2;0;0;0m %d " % seat in out
+
+
+def test_every_lit_or_unlit_pixel_keeps_its_number_readable():
+    for c in PALETTE:
+        fg = S.label_colour(c)
+        assert S.contrast(c, fg) >= 4.5, hex(c)  # WCAG AA for text
+    assert S.label_colour(0) == 0xFFFFFF  # unlit: white on black, not black on black
+    line = "".join(S.ring_lines([0] * 10, [str(i) for i in range(10)], list(range(1, 11))))
+    assert "\x1b[48;2;0;0;0m\x1b[38;2;0;0;0m" not in line
+
+
+# ------------------------------------------------------------ the sound's promise
+def test_the_sim_and_the_readme_say_the_sounds_are_written_when_you_quit():
+    r = run(["--help"])
+    assert r.returncode == 0
+    assert "written to a WAV file when you quit" in " ".join(r.stdout.split())
+    with open(os.path.join(ROOT, "README.md")) as f:
+        readme = " ".join(f.read().split())
+    assert "the sounds go to `out/klaxon-sim.wav` (played with" not in readme  # live, it said
+    assert "written to `out/klaxon-sim.wav` when you quit" in readme
