@@ -73,9 +73,10 @@ def main(argv):
                                env=env)
     # The pytest script, not ``python -m pytest``: -m puts the repo root first on
     # sys.path, where code.py shadows the standard library's ``code`` module.
-    # The host suite first (its wall time is a budget), then the browser lane
+    # The host suite first (its wall time is reported, never a gate), then the browser lane
     # (tests/test_web.py: a real Chromium; it skips, saying why, where there is none).
-    pytest = [os.path.join(VENV, "bin", "pytest"), "-q", "-p", "no:cacheprovider"]
+    # -rs: each lane that skipped says why, and how to get what it needs
+    pytest = [os.path.join(VENV, "bin", "pytest"), "-q", "-rs", "-p", "no:cacheprovider"]
     started = time.monotonic()
     rc = subprocess.call(pytest + HOST_SUITE + argv[1:], cwd=ROOT, env=env)
     if rc not in (0, 5):  # 5: nothing selected (-k)
