@@ -153,3 +153,27 @@ def test_the_roll_stops_at_any_other_action_and_a_new_roll_shows_anew():
     (_, f) = sim.named("roll")[-1]
     first = [p for p, _ in frames(sim, t + 7200) if p.strip(".")]
     assert first and first[0].count("r") == f["dice"][0]
+
+
+@pytest.mark.parametrize("board, settings, ccw", [("pico", "QK_PIXELS = 4\n", False),
+                                                   ("pico", "QK_PIXELS = 4\nQK_PIXELS_CCW = 1\n",
+                                                    True),
+                                                   ("cpb", "QK_PIXELS = 3\n", True)],
+                         ids=["short-cw", "short-ccw", "cpb-3-pixels"])
+def test_a_short_strip_shows_the_first_seats_where_the_host_pictures_put_them(board, settings,
+                                                                             ccw):
+    """Fewer pixels than seats: seat s on place s, the same way round as a ring; the
+    terminal sim and the page label the pixels with events.seat_pixel, which must agree."""
+    import events as E
+
+    sim = Sim(settings, board_name=board, players=6)
+    sim.tap("b", 300)  # ask: seat 1 answers first
+    np = len(sim.device.p[7])
+    for seat in (1, 2):
+        seen = set()
+        for t in range(0, 1100, 100):  # the slow yellow blink: lit half of each second
+            sim.run_until_ms(600 + (seat - 1) * 1200 + t)
+            seen |= set(lit(sim, "yellow"))
+        assert seen == {E.seat_pixel(seat, 6, np, not ccw)}, (seat, seen)
+        sim.tap("a", 600 + (seat - 1) * 1200 + 1100)
+    assert lit(sim, "white") == [E.seat_pixel(0, 6, np, not ccw)] == [0]

@@ -83,11 +83,12 @@ def seat_pixel(s, n, np, clockwise_numbering):
     from above (seat s + 1, the player on the left, is the next pixel clockwise), so on
     pixels numbered counter-clockwise (the Circuit Playgrounds) seat s is pixel
     ``-(s * np // n) % np``; numbered clockwise, ``s * np // n``. With fewer pixels than
-    seats (a short strip) pixel s shows seat s, and the seats past its end are not shown
-    (the result is then >= np)."""
-    if np < n:
-        return s
-    i = s * np // n
+    seats (a short strip) seat s takes place s, the same way round, and the seats past its
+    end are not shown (the result is then >= np). (hardware/device.py draw(): place i is
+    pixel -i mod np where the numbering runs counter-clockwise.)"""
+    i = s * np // n if np >= n else s
+    if i >= np:
+        return i
     return i if clockwise_numbering else -i % np
 
 
