@@ -276,3 +276,83 @@ def test_a_second_tab_does_not_start_a_second_board_on_the_same_saved_game(chrom
         b.d.switch_to.window(first)
     b.reload()  # the one board goes on, its game as it was
     assert b.trace()["state"]["phase"] == "answering"
+
+
+def test_the_ring_is_drawn_as_the_board_has_it_with_each_seat_where_the_firmware_lights_it(
+        chromium):
+    """Pixel i where the Circuit Playground has it (tools/events.py RING_POSITIONS, the USB
+    connector at the top), and each seat's number on the pixel the device lights for it:
+    the QM's white, the answering seat's yellow."""
+    import math
+
+    b = chromium
+    b.open("?seed=9")
+    play(b, [("b", 0.08, 0.4)])  # the QM asks: seat 1's turn
+    px = b.js("""return [...document.querySelectorAll('.pixel')].map(el => {
+        const r = el.getBoundingClientRect();
+        return [Number(el.dataset.pixel), r.left + r.width / 2, r.top + r.height / 2,
+                el.querySelector('.seat').textContent, el.style.background]; })""")
+    ring = b.js("""const r = document.getElementById('ring').getBoundingClientRect();
+        const u = document.getElementById('usb').getBoundingClientRect();
+        return [r.left + r.width / 2, r.top + r.height / 2, u.left + u.width / 2, u.top];""")
+    cx, cy, ux, uy = ring
+    assert abs(ux - cx) < 2 and uy < cy  # the USB connector at 12 o'clock
+    hours = E.ring_hours("simulated", 10)
+    for i, x, y, _, _ in px:
+        h = (math.degrees(math.atan2(x - cx, cy - y)) / 30) % 12
+        assert min(abs(h - hours[i]), 12 - abs(h - hours[i])) < 0.3, (i, h)
+    labels = E.seat_labels("simulated", 4, 10)
+    assert [seat for _, _, _, seat, _ in px] == ["" if s is None else str(s) for s in labels]
+    lit = {seat: colour for _, _, _, seat, colour in px if seat}
+    assert lit["0"] == "rgb(255, 255, 255)"  # the QM, white, on the pixel labelled 0
+    time.sleep(0.6 - time.time() % 0.5)  # (its slow blink: lit half the time)
+    shown = b.js("""return [...document.querySelectorAll('.pixel')].filter(el =>
+        el.querySelector('.seat').textContent === '1').map(el =>
+        el.querySelector('.what').textContent)""")
+    assert shown == ["yellow slow"]
+
+
+def test_a_key_tapped_with_no_time_between_down_and_up_counts(chromium):
+    """Selenium's send_keys sends the down and the up at once, as some on-screen
+    keyboards do: the page makes it a short tap the pins can see."""
+    from selenium.webdriver.common.by import By
+
+    b = chromium
+    b.open("?seed=12")
+    body = b.d.find_element(By.TAG_NAME, "body")
+    body.send_keys("b")  # the QM asks
+    time.sleep(0.4)
+    body.send_keys("a")  # seat 1 answers
+    time.sleep(0.4)
+    b.js("""for (const type of ['keydown', 'keyup'])  // one task, no time between
+        document.dispatchEvent(new KeyboardEvent(type, {key: 'k', code: 'KeyK'}));""")
+    time.sleep(0.5)
+    trace = b.trace()
+    lines = [line for _, line in trace["lines"]]
+    assert lines[-3:] == ["ask 0", "answer 1", "klaxon 2 1"], lines
+    # each a press the firmware promises to count (at least 10 ms), not a lucky one
+    levels = trace["levels"]
+    assert [(c, p) for _, c, p in levels] == [("b", True), ("b", False), ("a", True),
+                                             ("a", False), ("klaxon", True), ("klaxon", False)]
+    for (down, _, _), (up, _, _) in zip(levels[::2], levels[1::2]):
+        assert up - down >= 10000
+    assert [[t, line] for t, line in harness_for(trace).events] == trace["lines"]
+
+
+def test_the_status_line_follows_the_game_and_the_latency_says_what_it_times(chromium):
+    b = chromium
+    b.open("?seed=13")
+
+    def status():
+        time.sleep(0.15)
+        return b.js("return document.getElementById('status').textContent")
+
+    assert "Ready: a new game" in status() and "QM seat 0" in status()
+    play(b, [("b", 0.08, 0.3)])
+    assert "Ready" not in status() and "Seat 1 to answer" in status()
+    play(b, [("a", 0.08, 0.3)])
+    assert "Seat 2 to answer" in status()
+    play(b, [("klaxon", 0.1, 1.6)])
+    assert "reveal" in status()
+    latency = b.js("return document.getElementById('latency').textContent")
+    assert latency.startswith("Klaxon press\u2192sound: ") and "of 1 Klaxon press." in latency

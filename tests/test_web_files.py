@@ -181,3 +181,25 @@ def test_publishing_again_replaces_only_what_it_wrote(registry, tmp_path, monkey
         web.publish(str(cut))
     assert web.publish(str(cut)) == str(cut)
     assert (cut / "index.html").exists()
+
+
+def test_the_page_says_it_times_klaxon_presses_only():
+    """It measures Klaxon press -> sound (A and B act when let go): its words say so."""
+    def read(*parts):
+        with open(os.path.join(web.ROOT, *parts), encoding="utf-8") as f:
+            return " ".join(f.read().split())
+
+    assert "Klaxon press&rarr;sound" in read("web", "index.html")
+    assert "`Klaxon press\\u2192sound: " in read("web", "app.js")
+    readme = read("README.md")
+    assert "The page shows each Klaxon press→sound time" in readme
+    assert "The page shows each press→sound time" not in readme
+
+
+def test_the_page_makes_a_tap_with_no_time_in_it_a_tap_and_follows_the_game_in_its_status():
+    with open(os.path.join(web.WEB, "page.py")) as f:
+        page = f.read()
+    assert "MIN_LEVEL_US = 30000" in page and "last[0] + MIN_LEVEL_US" in page
+    with open(os.path.join(web.WEB, "app.js")) as f:
+        app = f.read()
+    assert "f.status" in app and 'status("Ready: a new game")' not in app

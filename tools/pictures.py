@@ -18,6 +18,8 @@ sys.path.insert(0, os.path.join(ROOT, "tools"))
 
 from harness import COLOUR_NAMES, PALETTE  # noqa: E402
 
+import events as E  # noqa: E402
+
 
 class L:
     """The device's colours and blink patterns by name (hardware/device.py's numbers)."""
@@ -62,27 +64,45 @@ def _svg(w, h, title, size=14):
             '<text x="20" y="26" font-size="17" font-weight="bold">%s</text>' % title]
 
 
-def ring_legend():
+RING_CENTRE = (170, 190)  # the ring legend's board: its centre and the pixels' radius
+RING_RADIUS = 95
+
+
+def ring_point(hour, radius=RING_RADIUS):
+    """Where a clock hour is on the legend's board (12 at the top, clockwise)."""
+    a = math.radians(hour * 30)
+    return RING_CENTRE[0] + radius * math.sin(a), RING_CENTRE[1] - radius * math.cos(a)
+
+
+def ring_legend(board="cpb"):
+    """The ring as a Circuit Playground has it, face up, USB connector at the top: pixel
+    i at tools/events.py's RING_POSITIONS hour, each seat at the pixel the firmware
+    lights for it (events.seat_labels), the pixel numbers outside."""
     w, h = 830, 360
+    cx, cy = RING_CENTRE
     out = _svg(w, h, "QI Klaxon: the ring of seats") + [
-           '<circle cx="170" cy="190" r="120" fill="#222"/>',
-           '<circle cx="170" cy="190" r="70" fill="#fdfdf8"/>',
-           '<text x="170" y="186" text-anchor="middle">6 players:</text>',
-           '<text x="170" y="204" text-anchor="middle">seat 3 klaxons</text>',
-           '<text x="170" y="222" text-anchor="middle">seat 1</text>']
+           '<circle cx="%d" cy="%d" r="120" fill="#222"/>' % (cx, cy),
+           '<rect x="%d" y="%d" width="40" height="16" rx="3" fill="#999"/>' % (cx - 20, cy - 126),
+           '<text x="%d" y="%d" text-anchor="middle" font-size="10">USB</text>' % (cx, cy - 114),
+           '<circle cx="%d" cy="%d" r="70" fill="#fdfdf8"/>' % (cx, cy),
+           '<text x="%d" y="%d" text-anchor="middle">6 players:</text>' % (cx, cy - 4),
+           '<text x="%d" y="%d" text-anchor="middle">seat 3 klaxons</text>' % (cx, cy + 14),
+           '<text x="%d" y="%d" text-anchor="middle">seat 1</text>' % (cx, cy + 32)]
     n = len(EXAMPLE)
-    for i in range(10):
-        a = -math.pi / 2 + 2 * math.pi * i / 10
-        x, y = 170 + 95 * math.cos(a), 190 + 95 * math.sin(a)
-        seat = None
-        for s in range(n):
-            if s * 10 // n == i:
-                seat = s
+    hours = E.ring_hours(board, 10)
+    seats = E.seat_labels(board, n, 10)
+    for i, hour in enumerate(hours):
+        x, y = ring_point(hour)
+        seat = seats[i]
         fill = rgb(EXAMPLE[seat][0]) if seat is not None else "#444"
-        out.append('<circle cx="%.1f" cy="%.1f" r="14" fill="%s" stroke="#000"/>' % (x, y, fill))
+        out.append('<circle cx="%.1f" cy="%.1f" r="14" fill="%s" stroke="#000" '
+                   'data-pixel="%d"/>' % (x, y, fill, i))
         if seat is not None:
             out.append('<text x="%.1f" y="%.1f" text-anchor="middle" font-weight="bold">%d</text>'
                        % (x, y + 5, seat))
+        px, py = ring_point(hour, 134)
+        out.append('<text x="%.1f" y="%.1f" text-anchor="middle" font-size="10" fill="#777">'
+                   'px %d</text>' % (px, py + 4, i))
     y = 62
     for colour, pattern, text in LEGEND:
         out.append('<circle cx="350" cy="%d" r="9" fill="%s" stroke="#000"/>' % (y, rgb(colour)))
@@ -91,8 +111,9 @@ def ring_legend():
                        'stroke-dasharray="%s"/>' % (y, "2,2" if pattern == L.FAST else "6,4"))
         out.append('<text x="392" y="%d">%s</text>' % (y + 5, text))
         y += 29
-    out.append('<text x="20" y="%d" fill="#555">Colours: Okabe-Ito palette; every role also has '
-               'its own blink pattern. Seat s sits at pixel s*10/N.</text>' % (h - 12))
+    out.append('<text x="20" y="%d" fill="#555">The board face up, USB at the top; its pixels '
+               'count counter-clockwise from px 0; seats go clockwise, as play does.</text>'
+               % (h - 12))
     out.append("</svg>")
     return "\n".join(out) + "\n"
 

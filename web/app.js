@@ -17,7 +17,8 @@ const qk = {
   // read by the browser test and the benchmark
   ready: false,
   readyMs: null, // page load (navigation start) to ready
-  latencies: [], // press -> sound start, ms, one per Klaxon press that sounded
+  latencies: [], // Klaxon press -> sound start, ms, one per Klaxon press that sounded (A and B
+  // act when let go: they are not timed)
   sounds: [], // [t_ms on the device's clock, name]
   stops: [], // t_ms of each stop the device made
   error: null,
@@ -29,6 +30,8 @@ let page = null;
 let t0 = 0; // performance.now() at power-on
 let words = null;
 let lastFrame = null;
+let hours = null; // each pixel's clock hour on the board (tools/events.py RING_POSITIONS)
+let note = null; // what the start said (resumed, a new game...), shown until the first press
 let logFirst = 0; // the log entry the list's first item shows
 const LOG_LINES = 200;
 const holders = { klaxon: new Set(), a: new Set(), b: new Set() }; // the inputs holding each control
@@ -43,7 +46,7 @@ function keep(list, item) {
 }
 
 function status(text) {
-  $("status").textContent = text;
+  if ($("status").textContent !== text) $("status").textContent = text; // (announced once)
 }
 
 function fail(text, err) {
@@ -157,8 +160,9 @@ function showLatency() {
   const m = median(qk.latencies);
   const buffer = audio.ctx && audio.ctx.baseLatency ?
     ` (${(audio.ctx.baseLatency * 1000).toFixed(0)} ms of it the audio buffer)` : "";
-  $("latency").textContent = `press\u2192sound: ${qk.latencies.at(-1).toFixed(1)} ms${buffer}; ` +
-    `median ${m.toFixed(1)} ms of ${qk.latencies.length} press${qk.latencies.length > 1 ? "es" : ""}.`;
+  const n = qk.latencies.length;
+  $("latency").textContent = `Klaxon press\u2192sound: ${qk.latencies.at(-1).toFixed(1)} ms` +
+    `${buffer}; median ${m.toFixed(1)} ms of ${n} Klaxon press${n > 1 ? "es" : ""}.`;
 }
 
 // ---------------------------------------------------------------- the loop
@@ -211,6 +215,7 @@ function hold(control, source, pressed, when) {
 
 function level(control, pressed, when) {
   audioContext(); // a press is the user gesture that lets a suspended context sound
+  note = null; // the status line follows the game from the first press on
   holdScreen(true);
   $(control).classList.toggle("down", pressed);
   step(); // the pin changes now, at the device's time now
@@ -230,25 +235,25 @@ function hex(c) {
   return "#" + c.toString(16).padStart(6, "0");
 }
 
+// Pixel i where the board has it: at the clock hour ``hours[i]`` seen from above, face up
+// (web/page.py sends tools/events.py's RING_POSITIONS: on the Circuit Playground pixel 0
+// is at 11 o'clock beside the USB connector and they count counter-clockwise).
 function buildRing(n) {
   const ring = $("ring");
   ring.textContent = "";
   for (let i = 0; i < n; i++) {
-    // the Circuit Playground's ring: pixels 0-4 down the left side, 5-9 up the right
-    const hour = n === 10 ? (i < 5 ? 11 - i : 10 - i) : (12 - (i * 12) / n) % 12;
+    const hour = hours && hours.length === n ? hours[i] : (i * 12) / n;
     const a = (hour * 30 * Math.PI) / 180;
     const px = document.createElement("div");
     px.className = "pixel free";
+    px.dataset.pixel = i;
+    px.dataset.hour = hour;
     px.setAttribute("role", "img");
     px.style.left = 50 + 41 * Math.sin(a) + "%";
     px.style.top = 50 - 41 * Math.cos(a) + "%";
     px.innerHTML = '<span class="seat"></span><span class="what"></span>';
     ring.appendChild(px);
   }
-}
-
-function pixelOf(seat, players, np) {
-  return np >= players ? Math.floor((seat * np) / players) : seat; // hardware/device.py's
 }
 
 function frame() {
@@ -280,10 +285,10 @@ function frame() {
   }
   if (f.log.length) $("log").scrollTop = $("log").scrollHeight;
   $("asleep").hidden = !f.asleep;
-  if (f.asleep && !(lastFrame && lastFrame.asleep)) {
-    status("Asleep: press the Klaxon to wake");
-    holdScreen(false);
-  } else if (!f.asleep && lastFrame && lastFrame.asleep) status("Awake");
+  if (f.asleep && !(lastFrame && lastFrame.asleep)) holdScreen(false);
+  // the status line follows the game (what the start said comes first until a press)
+  const now = f.asleep ? "Asleep: press the Klaxon to wake" : f.status;
+  if (now) status(note ? `${note}. ${now}` : now);
   if (f.px) drawRing(f);
   else if (f.asleep) drawDark();
   lastFrame = f;
@@ -292,11 +297,7 @@ function frame() {
 function drawRing(f) {
   const ring = $("ring");
   if (ring.children.length !== f.px.length) buildRing(f.px.length);
-  const seats = new Array(f.px.length).fill(null);
-  for (let s = 0; s < f.players; s++) {
-    const i = pixelOf(s, f.players, f.px.length);
-    if (i < seats.length) seats[i] = s;
-  }
+  const seats = f.seats || new Array(f.px.length).fill(null); // the seat each pixel shows
   f.px.forEach((c, i) => {
     const el = ring.children[i];
     const [colour, pattern] = f.scene[i];
@@ -481,6 +482,7 @@ async function main() {
     const klaxonOnly = params.has("klaxon-only") &&
       !["0", "no", "false", "off"].includes(params.get("klaxon-only"));
     const booted = JSON.parse(py.boot(saved, seed, klaxonOnly));
+    hours = booted.hours;
     page = py;
     if (!booted.started) {
       frame();
@@ -493,8 +495,9 @@ async function main() {
     wireInputs();
     for (const id of ["klaxon", "a", "b"]) $(id).disabled = false;
     frame();
-    status(booted.resumed ? "Ready: the saved game resumed" :
-      booted.note ? "Ready: " + booted.note : "Ready: a new game");
+    note = booted.resumed ? "Ready: the saved game resumed" :
+      booted.note ? "Ready: " + booted.note : "Ready: a new game";
+    status(note);
     $("app").setAttribute("aria-busy", "false");
     qk.readyMs = performance.now();
     qk.ready = true;

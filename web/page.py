@@ -10,6 +10,8 @@ pass at a time (tools/harness.py), so the same pin levels at the same times give
 the same events, which the browser test checks.
 
 Called from web/app.js: words(), boot(), step(), level(), frame(), flush(), trace().
+The ring is drawn where the board has its pixels, and each seat labelled at the pixel
+the firmware lights for it: both from tools/events.py (RING_POSITIONS, seat_labels).
 """
 
 import os
@@ -50,6 +52,9 @@ _nvm = [b""]  # the flash as last handed to the page to keep
 _asleep = [False]
 _seed = [1]  # the die's seed
 _coarse = [0]  # quiet passes taken to catch up (the trace then differs from the harness)
+MIN_LEVEL_US = 30000  # a press or a gap between presses lasts at least this long (level())
+_last_level = {}  # control -> (time, pressed) of the last level the page's buttons set
+PHASES = ("idle", "answering", "reveal", "over")
 
 
 def _heard(name):
@@ -91,6 +96,7 @@ def boot(nvm_hex, seed, klaxon_only=False):
     _audioout.listener = _heard
     del _trace[:]
     del _log[:]
+    _last_level.clear()
     _sent[0] = _sent[1] = 0
     _dropped[0] = _dropped[1] = _dropped[2] = 0
     _asleep[0] = False
@@ -105,8 +111,9 @@ def boot(nvm_hex, seed, klaxon_only=False):
     said = [line for _, line in _s.events]
     if not note and [x for x in said if x.startswith(("nvm holds no valid", "the saved game is"))]:
         note = "the game kept in this browser was damaged: a new game"
+    np = len(_s.device.c) // 2 if _s.device is not None else 0
     return json.dumps({"started": _s.device is not None, "note": note, "seed": seed,
-                       "resumed": "resumed" in said})
+                       "resumed": "resumed" in said, "hours": events.ring_hours(BUILD, np)})
 
 
 def flush():
@@ -163,10 +170,17 @@ def _quiet(t_us):
 
 def level(control, pressed):
     """``control`` ("klaxon", "a", "b") goes down (pressed) or up now; the Klaxon wakes
-    a sleeping board, which then starts afresh and counts that press, as a board does."""
+    a sleeping board, which then starts afresh and counts that press, as a board does.
+    A level comes at least MIN_LEVEL_US after the control's last one: a key tapped with
+    no time between down and up (an on-screen keyboard, Selenium's send_keys) is a tap
+    that long, not a press no pin could see."""
     if control not in _s.controls:
         return
     t = simclock.now_us()
+    last = _last_level.get(control)
+    if last is not None and last[1] != bool(pressed):
+        t = max(t, last[0] + MIN_LEVEL_US)
+    _last_level[control] = (t, bool(pressed))
     _trace.append([t, control, bool(pressed)])
     _s.level(control, t, pressed)
     simclock.advance_us(0)  # the stand-in pins read the new level from this very pass on
@@ -217,10 +231,11 @@ def frame():
         px = d.p[7]
         out["px"] = [px[i] if isinstance(px[i], int) else
                      px[i][0] << 16 | px[i][1] << 8 | px[i][2] for i in range(len(px))]
-        c = d.c
-        n = len(c) // 2
-        out["scene"] = [[c[i] & 15, c[n + i]] for i in range(n)]
-        out["players"] = d.r.S[0] if d.r is not None else 0
+        out["scene"] = scene_by_pixel(d, out["px"])
+        n = len(out["px"])
+        out["players"] = players = d.r.S[0] if d.r is not None else 0
+        out["seats"] = events.seat_labels(BUILD, players, n)  # the seat each pixel shows
+        out["status"] = status_words()
     first = min(_read_log(), _sent[1])
     base = _dropped[0]  # log entries are numbered from power-on
     out["log"] = [[base + i, _log[i][0], events.sentence(_log[i][1], _log[i][2])]
@@ -251,6 +266,46 @@ def state():
                    positions=pos, answering=seat(S[3]), challenger=seat(S[4]),
                    challenged=seat(S[5]))
     return out
+
+
+def scene_by_pixel(d, px):
+    """Each pixel's [colour, pattern] numbers, in pixel order: the device keeps its scene
+    by place clockwise from pixel 0 (hardware/device.py draw()), and on a ring numbered
+    counter-clockwise place j is pixel -j mod np. Where the pixel shows something else
+    (the roll, the Klaxon's flash) it is named by the colour it shows, steady."""
+    c = d.c
+    n = len(c) // 2
+    cw = events.CLOCKWISE_NUMBERING[BUILD]
+    palette = events.PALETTE
+    out = []
+    for i in range(n):
+        j = i if cw else -i % n
+        k, pattern = c[j], c[n + j]
+        shown = (palette[k & 15], palette[k >> 4]) if pattern else (palette[k & 15],)
+        if px[i] not in shown:
+            k = palette.index(px[i]) if px[i] in palette else 0
+            pattern = 0
+        out.append([k & 15, pattern])
+    return out
+
+
+def status_words():
+    """The page's status line: where the game is now, in words."""
+    d = _s.device
+    r = d.r if d is not None else None
+    if r is None:
+        return "A pure Klaxon: every press sounds"
+    S = r.S
+    phase = PHASES[S[2]] if S[2] < 4 else ""
+    if phase == "idle":
+        return "Between questions: QM seat %d taps A to roll, B to ask" % S[1]
+    if phase == "answering" and S[3] != _NONE:
+        return "Seat %d to answer (A), pass (B) or hit the Klaxon; QM seat %d" % (S[3], S[1])
+    if phase == "reveal":
+        return "The reveal: QM seat %d marks each answer, A right, B wrong" % S[1]
+    if phase == "over":
+        return "Game over: B held 2 s sets up a new game"
+    return "Playing"
 
 
 def trace():
