@@ -289,3 +289,203 @@ def test_undo_a_move_the_end_and_a_new_game_at_the_table(shared):
     said = [s for _, s in r.lines()]
     for line in ("undo", "move", "game over", "players 5", "new", "at 0 0 0 0 0"):
         assert line in said, line
+
+
+# ------------------------------------------------------------- faults and settings
+STUCK_SETTINGS = pico.settings_text("QK_STUCK_S = 2\nQK_VOLUME = 3\n", players=4)
+STUCK_STEPS = [(200, True, "klaxon"), (2800, False, "klaxon")] + scenario.taps(
+    "3200 b\n3700 a\n4300 klaxon 150")
+STUCK_MS = 5300
+
+
+def test_stuck_klaxon_and_volume(shared):
+    """The Klaxon held 2.6 s with QK_STUCK_S = 2: the fault said and cleared as the
+    harness says; then a question's Klaxon at QK_VOLUME 3: duty 15% on GP15."""
+    def go():
+        d = pico.Drive(STUCK_SETTINGS)
+        try:
+            return pico.run(d, STUCK_STEPS, STUCK_MS)
+        finally:
+            d.close()
+
+    r = shared("stuck", go)
+    sim = pico.harness(STUCK_SETTINGS, STUCK_STEPS, STUCK_MS)
+    assert_same(r.lines(), sim.events)
+    said = [s for _, s in r.lines()]
+    assert any(s.startswith("fault: the Klaxon is stuck") for s in said), said
+    assert any(s.startswith("klaxon ") for s in said), said
+    k = [t for t, s in r.lines() if s.startswith("klaxon ")][0]
+    check_sound(r.pwm(), "klaxon", k - 5, STUCK_MS, 3277 * 3 / 65535 * 100)
+
+
+BAD = b"QK_PLAYERS = 42\nQK_VOLUME = loud\nQk_MUTE = 1\nQK_MUTE = 1\nQK_PIXELS = 10\n" \
+      b"QK_BRIGHTNESS = 100\n"
+BAD_STEPS = scenario.taps("300 b\n900 a\n1500 klaxon 150")
+BAD_MS = 2600
+
+
+def test_bad_settings_and_mute(shared):
+    """A settings.toml with bad values and a wrongly cased key: the harness's reports,
+    the defaults used, the ring flashing purple; QK_MUTE = 1: no PWM sound at all, the
+    LED still flashes with the Klaxon."""
+    def go():
+        d = pico.Drive(BAD)
+        try:
+            return pico.run(d, BAD_STEPS, BAD_MS, ws2812=True,
+                            pins=(pico.SPEAKER, pico.LED, pico.PIXELS))
+        finally:
+            d.close()
+
+    r = shared("bad", go)
+    sim = pico.harness(BAD.decode(), BAD_STEPS, BAD_MS)
+    assert_same(r.lines(), sim.events)
+    said = [s for _, s in r.lines()]
+    assert any("QK_PLAYERS" in s for s in said) and any("QK_VOLUME" in s for s in said), said
+    assert any(s.startswith("klaxon ") for s in said)
+    assert all(du == 0 for _, _, du in r.pwm()), "muted, yet the piezo sounded"
+    assert any(v == 1 for t, v in r.gpio(pico.LED) if t > 1400)
+    purple = E.PALETTE[E.COLOUR_NAMES.index("purple")]
+    assert any(purple in px for t, px in r.frames() if t < 1000)
+
+
+def test_first_start_names_the_drive(shared):
+    """A board's very first start after the deploy (the drive still CIRCUITPY): boot.py
+    renames it QIKLAXON (flash erases and programs on the drive, none in the nvm), and
+    code.py starts as on later starts (1.31 s after the reset), with the same lines."""
+    def go():
+        d = pico.Drive(Q_SETTINGS)
+        try:
+            return pico.run(d, [], 400, label="CIRCUITPY", log_flash=True, offset=2500)
+        finally:
+            d.close()
+
+    r = shared("first", go)
+    ops = r.flash()
+    assert ops and all(addr >= pico.FS_OFFSET for _, _, _, addr, _ in ops)
+    assert [s for _, s in r.lines()] == ["new", "at 0 0 0 0"]
+    assert 1250 < r.code_starts()[0] + r.offset < 1400
+
+
+# ------------------------------------------------------- sleep, watchdog, safe mode
+SLEEP_SETTINGS = pico.settings_text("QK_SLEEP_MIN = 1\n", players=4)
+WAKE_MS = 64000
+SLEEP_STEPS = scenario.taps("100 b\n700 a") + [(WAKE_MS, True, "klaxon"),
+                                                 (WAKE_MS + 200, False, "klaxon")] + \
+    scenario.taps("%d klaxon 150" % (WAKE_MS + 3000))
+SLEEP_MS = WAKE_MS + 4000
+
+
+def _sleep():
+    d = pico.Drive(SLEEP_SETTINGS)
+    try:
+        return pico.run(d, SLEEP_STEPS, SLEEP_MS, no_usb=True, pins=(pico.SPEAKER, 16))
+    finally:
+        d.close()
+
+
+def test_deep_sleep_after_idle_and_the_klaxon_wakes_it(shared):
+    """No USB host, QK_SLEEP_MIN = 1: a minute after the answer the board says so and
+    goes dormant (true deep sleep); the Klaxon wakes it at once, CircuitPython starts
+    again (~1.3 s), and the game is where it was: the same positions, and the Klaxon
+    challenges the same seat as it would have before the sleep."""
+    r = shared("sleep", _sleep)
+    sim = pico.harness(SLEEP_SETTINGS, SLEEP_STEPS, SLEEP_MS)
+    before = lines_from(r.lines(), None, WAKE_MS)
+    sim_before = lines_from(sim.events, None, WAKE_MS)
+    assert [s for _, s in before] == [s for _, s in sim_before]
+    t_sleep = [t for t, s in before if s.startswith("sleeping")][0]
+    assert abs(t_sleep - [t for t, s in sim_before if s.startswith("sleeping")][0]) < 300
+    dormant = [t for t, s in r.sleeps() if "dormant" in s]
+    woke = [t for t, s in r.sleeps() if "woken by GP16" in s]
+    assert dormant and t_sleep < dormant[0] < t_sleep + 100, (t_sleep, r.sleeps())
+    assert woke and abs(woke[0] - WAKE_MS) < 1, r.sleeps()
+    starts = [t for t in r.code_starts() if t > WAKE_MS]
+    assert starts and 1000 < starts[0] - WAKE_MS < 1800, starts
+    after = [s for _, s in lines_from(r.lines(), WAKE_MS)]
+    at = [s for _, s in before if s.startswith("at ")][-1]
+    assert after[:2] == ["resumed", at], after
+    sim_after = [s for _, s in lines_from(sim.events, WAKE_MS)]
+    assert [s for s in after if s.startswith("klaxon ")][:1] == \
+        [s for s in sim_after if s.startswith("klaxon ")][:1], (after, sim_after)
+
+
+@pytest.mark.xfail(strict=True, reason="issue 16 wake fix pending")
+def test_the_waking_press_counts_though_released_before_code_py(shared):
+    """The Klaxon that woke the board counts, though its 200 ms press ended more than a
+    second before code.py started: a PinAlarm wake is the press. The lines after the
+    wake are the harness's (whose wake counts the press), and the klaxon sounds before
+    the next press."""
+    r = shared("sleep", _sleep)
+    sim = pico.harness(SLEEP_SETTINGS, SLEEP_STEPS, SLEEP_MS)
+    after = [s for _, s in lines_from(r.lines(), WAKE_MS)]
+    sim_after = [s for _, s in lines_from(sim.events, WAKE_MS)]
+    assert after == sim_after
+    assert any(WAKE_MS < t < WAKE_MS + 3000 and du > 0 for t, _, du in r.pwm())
+
+
+CODE = open(os.path.join(pico.ROOT, "code.py")).read()
+LOOP = "hardware.device.Device(p).run()"
+
+
+def _variant(tail):
+    """code.py as deployed, its last line (the loop) replaced: a test's own drive."""
+    assert CODE.rstrip().endswith(LOOP)
+    return CODE.rstrip()[:-len(LOOP)] + tail
+
+
+def test_watchdog_resets_a_loop_that_stops(shared):
+    """The loop runs 3 s, then blocks (a stand-in for a call that never returns): 8 s
+    later the watchdog resets the chip, and the board starts again and resumes."""
+    code = _variant("""d = hardware.device.Device(p)
+import supervisor
+t0 = supervisor.ticks_ms()
+while (supervisor.ticks_ms() - t0) & 0x1FFFFFFF < 3000:
+    d.poll()
+print("probe: the loop stops")
+import time
+time.sleep(60)
+""")
+
+    def go():
+        d = pico.Drive(Q_SETTINGS, extra={"code.py": code})
+        try:
+            return pico.run(d, scenario.taps("100 b\n700 a"), 13500, max_resets=2, pins=())
+        finally:
+            d.close()
+
+    r = shared("watchdog", go)
+    stop = [t for t, s in r.lines() if s == "probe: the loop stops"][0]
+    resets = r.resets()
+    assert resets and resets[0][1] == "watchdog-timer", resets
+    assert 7900 < resets[0][0] - stop < 8400, (stop, resets)
+    after = [s for t, s in r.lines() if t > resets[0][0]]
+    assert after[:2] == ["resumed", "at 0 0 0 0"], after
+
+
+def test_safemode_py_runs_in_safe_mode(shared):
+    """safemode.py on the real firmware: a reset into safe mode (asked for: the one the
+    emulator can make) runs it, and it says why and stays in safe mode."""
+    code = _variant("""import microcontroller
+microcontroller.on_next_reset(microcontroller.RunMode.SAFE_MODE)
+microcontroller.reset()
+""")
+
+    def go():
+        d = pico.Drive(Q_SETTINGS, extra={"code.py": code})
+        try:
+            return pico.run(d, [], 1500, max_resets=2, pins=())
+        finally:
+            d.close()
+
+    r = shared("safemode", go)
+    said = [s for _, s in r.console()]
+    assert any(s.startswith("QI Klaxon safe mode:") for s in said), said
+    assert "staying in safe mode: see the reason above" in said, said
+
+
+def test_safemode_after_a_hard_fault():
+    _need()
+    pytest.skip("the emulator makes no hard fault from Python: memorymap refuses the "
+                "core's own registers (SCB) and writes outside the peripherals, and "
+                "overwriting the SRAM under the VM hung the emulated CPU without a fault "
+                "(rp2040js raises no bus fault); safemode.py's own run is tested above")

@@ -195,9 +195,8 @@ class Drive:
     def image(self, label="QIKLAXON"):
         """The drive as a 1 MiB FAT12 image, made as run.mjs makes one (mkfs.fat, mcopy),
         but labelled ``label``: boot.py names the drive QIKLAXON at the board's first start
-        (an erase and a program, and CircuitPython's flush a second later: code.py then
-        starts at 2.31 s instead of 1.31 s). The lane starts as a board does after that;
-        ``label="CIRCUITPY"`` is a board's very first start."""
+        (erases and programs of the drive's sectors). The lane starts as a board does
+        after that; ``label="CIRCUITPY"`` is a board's very first start."""
         if label not in self._images:
             img = os.path.join(self.path + "-%s.img" % label)
             if os.path.exists(img):
@@ -435,7 +434,7 @@ def harness_lines(settings, steps, ms, **kw):
     return list(harness(settings, steps, ms, **kw).events)
 
 
-def compare(pico, sim, tolerance_ms, start_ms=0, start_tolerance_ms=100):
+def compare(pico, sim, tolerance_ms, start_ms=0, start_tolerance_ms=250):
     """Differences between two [(t_ms, line)] consoles: the lines must be the same in the
     same order, each within ``tolerance_ms`` of the other's time (the start-up's lines,
     before ``start_ms``, within ``start_tolerance_ms``: the harness's device starts at
