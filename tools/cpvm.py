@@ -344,8 +344,13 @@ _step('stand-ins')
 for name in %(modules)r:
     __import__(name)
     _step(name)
+import hardware.settings
+p = hardware.settings.read()
+sys.modules.pop('hardware.settings')  # as code.py's settings() frees it
+del sys.modules['hardware'].settings
+_step('hardware.settings (what it read)')
 import hardware.start
-p = hardware.start.start(hardware.settings.read())
+p = hardware.start.start(p)
 _step('hardware.start (objects after it)')
 import hardware.outputs
 p = hardware.outputs.start(p)
