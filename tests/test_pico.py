@@ -409,7 +409,6 @@ def test_deep_sleep_after_idle_and_the_klaxon_wakes_it(shared):
         [s for s in sim_after if s.startswith("klaxon ")][:1], (after, sim_after)
 
 
-@pytest.mark.xfail(strict=True, reason="issue 16 wake fix pending")
 def test_the_waking_press_counts_though_released_before_code_py(shared):
     """The Klaxon that woke the board counts, though its 200 ms press ended more than a
     second before code.py started: a PinAlarm wake is the press. The lines after the
