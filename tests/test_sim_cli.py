@@ -294,3 +294,21 @@ def test_the_sim_and_the_readme_say_the_sounds_are_written_when_you_quit():
         readme = " ".join(f.read().split())
     assert "the sounds go to `out/klaxon-sim.wav` (played with" not in readme  # live, it said
     assert "written to `out/klaxon-sim.wav` when you quit" in readme
+
+
+def test_redrawing_the_ring_keeps_the_lines_above_it():
+    """The ring and status are redrawn in place: the cursor goes back to the ring's
+    first line, not one above it (which ate a line of the legend and events each time)."""
+    import io
+
+    sim = Sim(players=4, coarse=True)
+    sim.run_until_ms(50)
+    out = io.StringIO()
+    screen = S.Screen(out)
+    screen.show(sim)
+    first = out.getvalue()
+    height = first.count("\n") + 1
+    screen.show(sim, ["an event"])
+    again = out.getvalue()[len(first):]
+    assert again.startswith("\r\x1b[%dA\x1b[J" % (height - 1))
+    assert "an event\n" in again

@@ -396,8 +396,8 @@ class Screen:
 
     def show(self, sim, new_lines=()):
         out = []
-        if self.height:
-            out.append("\r\x1b[%dA\x1b[J" % self.height if self.height > 1 else "\r\x1b[J")
+        if self.height:  # back to the ring's first line (the cursor is on the status line)
+            out.append("\r\x1b[%dA\x1b[J" % (self.height - 1) if self.height > 1 else "\r\x1b[J")
         out += [line + "\n" for line in new_lines]
         lines = ring_picture(sim) + [status_of(sim)]
         out.append("\n".join(lines))
