@@ -16,6 +16,7 @@ import pytest
 
 import scenario
 import vm
+from qiklaxon import layout
 from harness import ProfileBoard, Sim
 
 # VM fuel of one idle pass of the loop (Device.poll), the measuring loop's own cost
@@ -90,10 +91,11 @@ def test_random_games_identical_on_both_runtimes(vm_games, seed):
 @pytest.mark.parametrize("profile, settings", [("simulated", ""), ("cpx", ""), ("pico", ""),
                                                ("cpb", "QK_KLAXON_ONLY = 1")])
 def test_device_loop_gives_the_same_events_on_both_runtimes(folder, profile, settings):
-    code = ("import board\nboard.use(%r)\nimport scenario, simprofiles\n"
+    code = ("import board\nboard.use(%r, %r)\nimport scenario, simprofiles\n"
             "s = scenario.Scenario(board, simprofiles.profile(%r), %r)\n"
             "s.play(scenario.taps(scenario.QUESTION), 9000)\n"
-            "for line in s.canonical():\n    print(line)\n") % (profile, profile, settings)
+            "for line in s.canonical():\n    print(line)\n") % (
+        profile, layout.BY_PROFILE[profile]["board_id"], profile, settings)
     out, _ = vm.run(code, folder)
     sim = Sim(settings, board_name=profile)
     sim.play(scenario.taps(scenario.QUESTION), 9000)

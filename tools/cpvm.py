@@ -27,6 +27,7 @@ import subprocess
 import tempfile
 
 import deploy
+from qiklaxon import layout  # (deploy puts lib/ on the path)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HOW_TO_GET = (
@@ -34,32 +35,20 @@ HOW_TO_GET = (
     "'circuitpython' and 'mpy-cross', or build them (internet, git, gcc-multilib, "
     "pip install huffman polib) with tools/build-circuitpython.sh [DEST], then "
     "export QK_CIRCUITPYTHON=DEST")
-BOOT_OUT = {
-    "cpx": "Adafruit CircuitPython 10.2.1 on 2025-11-01; Adafruit CircuitPlayground Express "
-           "with samd21g18\nBoard ID:circuitplayground_express\n",
-    "cpb": "Adafruit CircuitPython 10.2.1 on 2025-11-01; Adafruit Circuit Playground Bluefruit "
-           "with nRF52840\nBoard ID:circuitplayground_bluefruit\n",
-    "pico": "Adafruit CircuitPython 10.2.1 on 2025-11-01; Raspberry Pi Pico with rp2040\n"
-            "Board ID:raspberry_pi_pico\n",
-}
-NVM_SIZE = {"cpx": 256, "cpb": 8192, "pico": 4096}
+# The boards, from lib/qiklaxon/layout.py's BUILDS
+BOOT_OUT = {p: layout.boot_out(p) for p in layout.BOARDS}
+NVM_SIZE = layout.table("nvm")
 # The board's C modules, stood in for: imported before the baseline, as on a board
 # they cost no heap (their names are in its firmware, not in RAM)
-C_MODULES = {"cpx": ("digitalio", "supervisor", "audioio", "audiocore", "random", "time",
-                     "neopixel_write"),
-             "cpb": ("digitalio", "supervisor", "audiopwmio", "audiocore", "audiomixer", "alarm",
-                     "watchdog", "random", "time", "neopixel_write"),
-             "pico": ("digitalio", "supervisor", "audiopwmio", "audiocore", "audiomixer", "pwmio",
-                      "alarm", "watchdog", "random", "time", "neopixel_write")}
-ABSENT = {"cpx": ("audiomixer", "alarm", "watchdog", "audiopwmio", "keypad"),
-          "cpb": ("audioio",), "pico": ("audioio",)}
-FROZEN = {"cpx": ("neopixel",), "cpb": ("adafruit_pixelbuf",), "pico": ("adafruit_pixelbuf",)}
+C_MODULES = layout.table("has")
+ABSENT = layout.table("lacks")
+FROZEN = layout.table("frozen")
 PASS_US = 1000
 PADS = (0, 48, 112)  # Drive.need: bytes held before code.py, to vary the layout
 STANDINS = ("vmboard", "simboard")
-# Stand-ins for what a board's firmware has frozen or in C: tools/cpboard (the
-# Express) or, elsewhere, the real library on the drive over a Python pixelbuf
-CP_BOARD = {"cpx": ("cpboard",)}
+# Stand-ins for what a board's firmware has frozen or in C: tools/cpboard (a frozen
+# neopixel: the Express) or, elsewhere, the real library on the drive over a Python pixelbuf
+CP_BOARD = {p: ("cpboard",) for p in layout.BOARDS if "neopixel" in FROZEN[p]}
 
 
 def find():
@@ -80,7 +69,7 @@ import sys, gc, builtins
 import simclock, simpins, board, microcontroller, _audioout, _wavefile, _quittime
 if 'audiomixer' not in %(absent)r:
     import _mixer
-board.use(%(profile)r)
+board.use(%(profile)r, %(board_id)r)
 _audioout.record = False
 sys.modules['audiocore'] = _wavefile
 if 'audiomixer' not in %(absent)r:
@@ -222,7 +211,8 @@ class Drive:
         script = [(t * 1000, pins[c][0], pins[c][1] if down else not pins[c][1])
                   for t, down, c in steps if c in pins]
         code = RUNNER % {
-            "profile": self.profile, "idle": idle, "steps": script, "end_us": end_ms * 1000,
+            "profile": self.profile, "board_id": layout.BY_PROFILE[self.profile]["board_id"],
+            "idle": idle, "steps": script, "end_us": end_ms * 1000,
             "pass_us": PASS_US, "absent": ABSENT[self.profile],
             "frozen": FROZEN.get(self.profile, ()), "cmods": C_MODULES[self.profile],
             "fill": self.fill(), "pad": pad,
@@ -405,7 +395,8 @@ def breakdown(drive, fill=None):
     if prof["switch"]:
         idle.append((prof["switch"][0], not prof["switch"][1]))
     code = BREAKDOWN % {
-        "profile": drive.profile, "nvm": b"\xff" * NVM_SIZE[drive.profile], "idle": idle,
+        "profile": drive.profile, "board_id": layout.BY_PROFILE[drive.profile]["board_id"],
+        "nvm": b"\xff" * NVM_SIZE[drive.profile], "idle": idle,
         "steps": [],
         "frozen": FROZEN.get(drive.profile, ()), "cmods": C_MODULES[drive.profile],
         "fill": fill or 0,

@@ -36,12 +36,20 @@ import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+if os.path.join(ROOT, "lib") not in sys.path:
+    sys.path.insert(0, os.path.join(ROOT, "lib"))
+from qiklaxon import layout  # noqa: E402  (the builds: lib/qiklaxon/layout.py)
+
 SUPPORTED = (9, 10)
 LIBRARIES = ("adafruit_debouncer", "adafruit_ticks", "neopixel")
-FROZEN = {"cpx": ("neopixel",)}  # libraries in the board's own firmware
-BOARD_PROFILES = (("circuitplayground_bluefruit", "cpb"), ("circuitplayground_express", "cpx"),
-                  ("raspberry_pi_pico", "pico"))
+FROZEN = layout.table("frozen")  # libraries in the board's own firmware
+# (board id prefix, build) of the real boards, as the firmware tries them
+BOARD_PROFILES = tuple(p for p in layout.BOARD_PROFILES if p[1] in layout.BOARDS)
 ENTRY = ("boot.py", "safemode.py", "code.py")  # always .py; code.py is written last
+# Host-only files beside the firmware's, never copied: the names of the builds and of
+# the state (tools read it; each device module holds its own const copies), the
+# readable Game API
+HOST_ONLY = ("lib/qiklaxon/layout.py", "lib/qiklaxon/game.py", "lib/qiklaxon/__init__.py")
 # What every build runs; hardware/settings.py, start.py, outputs.py and
 # qiklaxon/restore.py are freed after start-up.
 # No __init__ files: hardware/ and qiklaxon/ import as namespace packages, one module
@@ -90,10 +98,9 @@ def board_info(drive):
 
 
 def profile_for(board_id):
-    for prefix, name in BOARD_PROFILES:
-        if board_id.startswith(prefix):
-            return name
-    return None
+    """The build a real board with ``board_id`` runs (lib/qiklaxon/layout.py), or None."""
+    name = layout.profile_for(board_id)
+    return name if name in layout.BOARDS else None
 
 
 def library_source(name):
@@ -127,6 +134,7 @@ def plan(drive, board_id, settings_text):
             files.append((library_source(name), "lib/%s.py" % name, True))
     # code.py last: nothing runs the new firmware until everything else is in place
     files.sort(key=lambda f: f[1] == "code.py")
+    assert not {rel for _, rel, _ in files} & set(HOST_ONLY), "a host-only file in a deploy"
     return files
 
 

