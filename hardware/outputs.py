@@ -9,12 +9,14 @@ import sys
 # hardware/device.py plays them: on a piezo by the PWM frequency, on the Express's
 # DAC as a looped 16-sample waveform whose pitch is its sample rate. Each sound is
 # segments of three bytes: start and end pitch in tens of Hz (0: a rest) and length
-# in tens of ms. The klaxon is two rising blasts (200 -> 420 Hz), the same horn as
-# the WAV klaxon of tools/synth.py.
+# in tens of ms. They are the WAV files' own segments (tools/synth.py's SEGMENTS),
+# rounded, each glide made linear: ``python3 tools/synth.py --tones`` prints them, and
+# tests/test_one_klaxon.py holds this copy to it. The klaxon is two rising blasts
+# (190 -> 430 Hz, then held, sagging to 415 Hz).
 TONES = (
-    b"\x14\x2a\x26\x2a\x2a\x10\x00\x00\x07\x14\x2a\x26\x2a\x2a\x1a",  # klaxon
-    b"\x10\x10\x0e\x00\x00\x05\x0c\x0c\x1a",  # denied
-    b"\xb4\xb4\x03",  # blip
+    b"\x13\x2b\x26\x2b\x2a\x14\x00\x00\x06\x13\x2b\x26\x2b\x2a\x14\x00\x00\x06",  # klaxon
+    b"\x0f\x0f\x0c\x00\x00\x05\x0b\x0b\x16",  # denied
+    b"\xb4\xb4\x04",  # blip
 )
 
 

@@ -8,6 +8,20 @@ so the speaker does not click.
 
     python3 tools/synth.py            # writes sounds/
     python3 tools/synth.py --check    # exit 1 if sounds/ differs from what it makes
+    python3 tools/synth.py --tones    # the tone sweeps for hardware/outputs.py's TONES
+
+Each sound is one table of segments (``SEGMENTS``), and both forms come from it:
+the WAV files (each segment a glide through the horn or sine voice) and the tone
+sweeps the piezo and the Express's DAC play (``tones()``: each segment's start and
+end pitch in tens of Hz, its length in tens of ms; tests hold hardware/outputs.py's
+``TONES`` equal to it). What the tone builds play differs from the WAV by:
+
+* pitch: each end rounded to the nearest 10 Hz (at most 5 Hz off);
+* time: each segment's length rounded to the nearest 10 ms (at most 5 ms a segment);
+* the glide: the WAV rises as ``t ** 0.7`` (fast, then settling, like a motor horn),
+  the tones linearly, re-pitched every 20 ms: mid-glide the tone is below the WAV
+  by at most 0.131 of the segment's span (31 Hz on the klaxon's 190 -> 430 Hz rise,
+  30% of the way through), plus the 20 ms step's share of the slope.
 """
 
 import math
@@ -28,6 +42,11 @@ def _envelope(i, n, attack, release):
     return 1.0
 
 
+def glide(f0, f1, x):
+    """The pitch (Hz) a fraction ``x`` (0..1) of the way through a glide from f0 to f1."""
+    return f0 + (f1 - f0) * x ** 0.7  # a fast rise that settles, like a motor horn
+
+
 def sweep(f0, f1, seconds, voice, level=1.0, attack_ms=4, release_ms=15, phase=0.0):
     """Samples (floats -1..1) of a tone gliding from f0 to f1 Hz; returns (samples, phase)."""
     n = int(seconds * RATE)
@@ -35,7 +54,7 @@ def sweep(f0, f1, seconds, voice, level=1.0, attack_ms=4, release_ms=15, phase=0
     a = max(1, attack_ms * RATE // 1000)
     r = max(1, release_ms * RATE // 1000)
     for i in range(n):
-        f = f0 + (f1 - f0) * (i / n) ** 0.7  # a fast rise that settles, like a motor horn
+        f = glide(f0, f1, i / n)
         phase += f / RATE
         out.append(level * voice(phase % 1.0) * _envelope(i, n, a, r))
     return out, phase
@@ -57,27 +76,93 @@ def silence(seconds):
     return [0.0] * int(seconds * RATE)
 
 
+# Every sound, as segments: (start Hz, end Hz, seconds, voice, level, attack ms,
+# release ms), or a rest: (0, 0, seconds). A tone goes on from the phase the one before
+# it ended at (one voice gliding on); after a rest it starts afresh.
+_KLAXON_BLAST = ((190, 430, 0.38, horn, 1.0, 6, 2),  # the rise ("ah-OO-")
+                 (430, 415, 0.20, horn, 1.0, 1, 25),  # held, sagging ("-gah")
+                 (0, 0, 0.06))
+SEGMENTS = {
+    # Two rising "ah-OO-gah" blasts, about 1.3 s in all
+    "klaxon": _KLAXON_BLAST * 2,
+    # A low double buzz, plainly not the klaxon: ~0.4 s
+    "denied": ((150, 150, 0.12, horn, 0.7, 4, 15), (0, 0, 0.05),
+               (110, 105, 0.22, horn, 0.7, 4, 15)),
+    # A short, quiet confirmation tick: 40 ms at 1.8 kHz
+    "blip": ((1800, 1800, 0.04, sine, 0.35, 3, 20),),
+}
+NAMES = ("klaxon", "denied", "blip")  # the firmware's order (its sound numbers 0, 1, 2)
+
+
+def samples(name):
+    """The samples (floats -1..1) of sound ``name``, segment by segment."""
+    out = []
+    phase = 0.0
+    for seg in SEGMENTS[name]:
+        if not seg[0]:  # a rest
+            out += silence(seg[2])
+            phase = 0.0
+            continue
+        s, phase = sweep(seg[0], seg[1], seg[2], *seg[3:], phase=phase)
+        out += s
+    return out
+
+
+def pitch(name, t):
+    """The pitch (Hz) of sound ``name`` ``t`` seconds in, as its WAV glides (0: a rest
+    or after the end)."""
+    for seg in SEGMENTS[name]:
+        if t < seg[2]:
+            return glide(seg[0], seg[1], t / seg[2]) if seg[0] else 0
+        t -= seg[2]
+    return 0
+
+
+def _tens(x):
+    """``x`` in tens, to the nearest (halves up), as a byte of a tone sweep."""
+    v = int(x / 10 + 0.5)
+    if not 0 <= v <= 255:
+        raise ValueError("%r does not fit a tone sweep's byte (tens, 0 to 2550)" % x)
+    return v
+
+
+def tones():
+    """(klaxon, denied, blip) as the tone builds play them (hardware/outputs.py's TONES):
+    three bytes a segment, its start and end pitch in tens of Hz (0: a rest) and its
+    length in tens of ms; the WAV's ``t ** 0.7`` glide becomes a linear sweep."""
+    out = []
+    for name in NAMES:
+        b = bytearray()
+        for seg in SEGMENTS[name]:
+            b += bytes((_tens(seg[0]), _tens(seg[1]), _tens(seg[2] * 1000)))
+            if not b[-1] or (seg[0] and not (b[-3] and b[-2])):
+                raise ValueError("%s: a segment shorter than 10 ms or below 5 Hz: %r" % (name, seg))
+        out.append(bytes(b))
+    return tuple(out)
+
+
+def tones_source():
+    """hardware/outputs.py's TONES, as Python source."""
+    lines = ["TONES = ("]
+    for name, b in zip(NAMES, tones()):
+        lines.append('    b"%s",  # %s' % ("".join("\\x%02x" % c for c in b), name))
+    lines.append(")")
+    return "\n".join(lines)
+
+
 def klaxon():
     """Two rising "ah-OO-gah" blasts, about 1.3 s in all."""
-    out = []
-    for _ in range(2):
-        rise, ph = sweep(190, 430, 0.38, horn, attack_ms=6, release_ms=2)
-        hold, _ = sweep(430, 415, 0.20, horn, attack_ms=1, release_ms=25, phase=ph)
-        out += rise + hold + silence(0.06)
-    return out
+    return samples("klaxon")
 
 
 def denied():
     """A low double buzz, plainly not the klaxon: ~0.4 s."""
-    a, _ = sweep(150, 150, 0.12, horn, level=0.7)
-    b, _ = sweep(110, 105, 0.22, horn, level=0.7)
-    return a + silence(0.05) + b
+    return samples("denied")
 
 
 def blip():
     """A short, quiet confirmation tick: 40 ms at 1.8 kHz."""
-    s, _ = sweep(1800, 1800, 0.04, sine, level=0.35, attack_ms=3, release_ms=20)
-    return s
+    return samples("blip")
 
 
 SOUNDS = {"klaxon": klaxon, "denied": denied, "blip": blip}
@@ -101,6 +186,9 @@ def render():
 
 
 def main(argv):
+    if "--tones" in argv:
+        print(tones_source())
+        return 0
     made = render()
     if "--check" in argv:
         bad = [n for n, data in made.items()

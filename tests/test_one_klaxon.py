@@ -1,0 +1,130 @@
+"""One klaxon: the tone sweeps the piezo and the Express's DAC play (hardware/outputs.py
+``TONES``) are made from the same segments as the WAV files (tools/synth.py), and what
+those builds play follows the WAV's pitch within the stated tolerances (synth.py's
+docstring): each end to the nearest 10 Hz, each length to the nearest 10 ms, the WAV's
+``t ** 0.7`` glide played as a linear sweep re-pitched every 20 ms."""
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+import hardware.device as D
+import synth
+from harness import ROOT, Sim
+from hardware import outputs
+
+GLIDE = max(x ** 0.7 - x for x in (i / 1000 for i in range(1001)))  # 0.131 of the span
+STEP_S = 0.020  # the device re-pitches a sweep at most every 20 ms (hardware/device.py step())
+
+
+def test_the_firmwares_tone_sweeps_are_the_synths():
+    assert outputs.TONES == synth.tones()
+    assert len(outputs.TONES) == len(synth.NAMES) == 3
+
+
+def test_the_wav_files_are_what_the_synth_makes_of_the_same_segments():
+    r = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "synth.py"), "--check"],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "sounds match" in r.stdout
+    for name in synth.NAMES:  # the WAV is as long as its segments, as the tones are
+        seconds = sum(seg[2] for seg in synth.SEGMENTS[name])
+        n = len(synth.render()[name]) - 44
+        assert n == sum(int(seg[2] * synth.RATE) for seg in synth.SEGMENTS[name]) * 2
+        tones = synth.tones()[synth.NAMES.index(name)]
+        assert abs(sum(tones[2::3]) * 10 - seconds * 1000) <= 5 * len(synth.SEGMENTS[name])
+
+
+def test_the_tones_are_the_segments_rounded():
+    for name, b in zip(synth.NAMES, synth.tones()):
+        segs = synth.SEGMENTS[name]
+        assert len(b) == 3 * len(segs)
+        for i, seg in enumerate(segs):
+            f0, f1, ms = b[3 * i] * 10, b[3 * i + 1] * 10, b[3 * i + 2] * 10
+            assert abs(f0 - seg[0]) <= 5 and abs(f1 - seg[1]) <= 5, (name, i)
+            assert abs(ms - seg[2] * 1000) <= 5, (name, i)
+            assert (f0 == 0) == (seg[0] == 0)  # a rest stays a rest, a tone a tone
+
+
+def test_a_changed_segment_changes_both_forms(monkeypatch):
+    """The walk-through "change the klaxon sound": one table edited, both forms follow."""
+    segs = list(synth.SEGMENTS["klaxon"])
+    segs[0] = (200, 450) + segs[0][2:]
+    monkeypatch.setitem(synth.SEGMENTS, "klaxon", tuple(segs))
+    assert synth.tones()[0][:3] == bytes((20, 45, 38))
+    assert synth.tones()[0] != outputs.TONES[0]  # the test above would then fail
+    assert synth.render()["klaxon"] != open(os.path.join(ROOT, "sounds", "klaxon.wav"),
+                                            "rb").read()
+
+
+def _heard(board, name):
+    """[(ms since the sound started, Hz now (0: silent))] of sound ``name`` on ``board``'s
+    tone output (the piezo's PWM frequency, or the DAC wave's rate / 16), every ms until
+    it ends; and the ms it lasted (until the device called it over)."""
+    if name == "klaxon":
+        sim = Sim(board_name=board, klaxon_only=True)
+        sim.press("klaxon", 100, 100)
+    elif name == "denied":  # a Klaxon with no question: refused
+        sim = Sim(board_name=board, players=3)
+        sim.press("klaxon", 100, 100)
+    else:  # the QM asks: a blip
+        sim = Sim(board_name=board, players=3)
+        sim.tap("b", 100)
+    d = sim.device
+    out = d.p[D._OUT]
+    wave = d.p[D._SND][3]
+    t = 90
+    while not sim.sounds():
+        t += 1
+        sim.run_until_ms(t)
+    t0 = sim.sounds()[0][0]
+    assert sim.sounds()[0][1] == name
+    got = []
+    while d.f[D._CUR] != 255:
+        if wave is None:  # a piezo
+            hz = out.frequency if out.duty_cycle else 0
+        else:  # the DAC: a looped 16-sample wave
+            hz = wave.sample_rate // 16 if out.playing else 0
+        got.append((t - t0, hz))
+        t += 1
+        sim.run_until_ms(t)
+        assert t - t0 < 5000
+    return got, t - t0
+
+
+@pytest.mark.parametrize("board", ["pico", "cpx"])
+@pytest.mark.parametrize("name", synth.NAMES)
+def test_the_tone_builds_play_the_wavs_pitch_within_the_tolerances(board, name):
+    got, lasted = _heard(board, name)
+    segs = synth.SEGMENTS[name]
+    # the sound lasts as long as the WAV, within 5 ms a segment, the 20 ms step (the
+    # device sees the last segment end at its next re-pitch) and one pass
+    wav_ms = sum(seg[2] for seg in segs) * 1000
+    assert -5 * len(segs) - 1 <= lasted - wav_ms <= 5 * len(segs) + 1000 * STEP_S + 1, (
+        lasted, wav_ms)
+    checked = 0
+    for ms, hz in got:
+        t = ms / 1000
+        start = 0.0
+        for k, seg in enumerate(segs):  # the WAV's segment at t
+            if t < start + seg[2]:
+                break
+            start += seg[2]
+        else:
+            continue
+        slack = 0.005 * (k + 1) + 0.002  # the lengths' rounding so far, and the passes
+        # near a boundary (the device moves on to a segment at its next re-pitch)
+        if t - start < slack + (STEP_S if k else 0) or start + seg[2] - t < slack:
+            continue
+        want = synth.pitch(name, t)
+        if not seg[0]:
+            assert hz == 0, (ms, hz)  # a rest is silent
+        else:
+            span = abs(seg[1] - seg[0])
+            slope = span / seg[2]
+            tol = 5 + GLIDE * span + slope * (STEP_S + slack) + 1
+            assert abs(hz - want) <= tol, (ms, hz, want, tol)
+        checked += 1
+    assert checked > len(got) // 2  # most of the sound was held to the WAV
