@@ -8,6 +8,11 @@ agree on is taken, so a press or a gap of 8 ms always counts; every eighth
 pass also follows the sound and draws the lights; the chores (the
 watchdog, sleeping, saving, recovering from a fault) run every 256th pass.
 
+The Klaxon's press is its contact read closed at a pass ``QK_GLITCH_MS`` + 1
+ticks or more after it was first seen closed, with no open stretch that long
+between: over QK_GLITCH_MS for sure on 1 ms ticks, whatever the pass time, and
+not delayed by bounce. The Debouncer reads the pin and keeps the held state.
+
 The Klaxon comes first and the rest cannot stop it. A press is decided (in
 referee mode after any A/B press made before it, so presses count in the
 order they were made) and sounded in the pass that sees it. An exception in
@@ -48,7 +53,7 @@ _WD = const(10)  # the watchdog, or None
 # Flags and small values (Device.f)
 _ARM = const(0)  # the Klaxon was released long enough: its next press counts
 _STUCK = const(1)  # the Klaxon is held down too long (or was at power-on)
-_UP = const(2)  # the Klaxon debouncer's bit while released
+_UP = const(2)  # the Klaxon debouncer's bits (debounced, unstable) while released: 0 or 3
 _CUR = const(3)  # the sound playing (255: none)
 _PEND = const(4)  # the sound waiting for the klaxon to end (255: none)
 _MUTE = const(5)
@@ -70,6 +75,7 @@ _RAW = const(21)  # 21, 22: each button's last sample << 1 | its level taken
 _CCW = const(23)  # the pixels are numbered counter-clockwise (seen from above, face up)
 _DICE = const(24)  # the ring shows the roll (since t[_DT]) until the next action
 _WOKE = const(25)  # the board woke from deep sleep on the Klaxon: that press counts
+_SPAN = const(26)  # the Klaxon's contact has closed since it was last open _GL ticks
 # Times (ticks) and numbers (Device.t)
 _KT = const(0)  # the Klaxon's last edge
 _FLT = const(1)  # the flash ends
@@ -86,6 +92,9 @@ _HZ = const(11)  # the pitch now
 _BT = const(12)  # 12, 13: when each button went down
 _SMP = const(14)  # when the buttons were last sampled
 _DT = const(15)  # the roll shown since
+_KR = const(16)  # the Klaxon's contact last seen closed
+_KS = const(17)  # ... first seen closed, after _GL ticks open
+_GL = const(18)  # QK_GLITCH_MS + 1: ticks from the first closing to a klaxon
 _TICKS = const(0x1FFFFFFF)  # ticks_ms() wraps at 2**29: (now + ms) & _TICKS is ticks_add
 
 # Colours, by number: off, white, yellow, green, grey, vermillion, sky, orange, purple,
@@ -116,8 +125,7 @@ class Device:
         self.c = bytearray(2 * self.f[_NP])
         self.render()  # the table as it stands: the QM, or the saved game's question
         if self.f[_WOKE]:  # a pin alarm woke the board: that was a press of the Klaxon,
-            self.f[_WOKE] = 0  # however long ago it was let go (a reboot takes ~1.3 s)
-            self.press(0, ticks_ms())
+            self.press(0, ticks_ms())  # however long ago it was let go (a reboot: ~1.3 s)
 
     def run(self):
         """Poll for ever (code.py); if the Klaxon's own path fails, say so and go on."""
@@ -137,26 +145,34 @@ class Device:
         f = self.f
         k = self.k
         k.update()
-        s = k.state ^ f[_UP]  # bit 0: held down; bit 2: it changed
-        if s & 5:  # an edge, or held
+        s = k.state ^ f[_UP]  # bit 0: held down (debounced); bit 1: down now; bit 2: changed
+        if s & 7:  # down now, held, or an edge
             t = self.t
-            if s & 4:  # an edge
-                t[_KT] = n
-                if s & 1:
-                    if f[_ARM]:
-                        self.press(0, n)
+            if s & 2:  # the contact is closed this pass: it counts once it has been
+                t[_KR] = n  # closed since at least _GL ticks ago (bounce and all)
+                if not f[_SPAN]:
+                    f[_SPAN] = 1
+                    t[_KS] = n
+                elif f[_ARM] and ticks_diff(n, t[_KS]) >= t[_GL]:
                     f[_ARM] = 0
-            elif not f[_STUCK] and ticks_diff(n, t[_KT]) >= t[_HELD]:
+                    self.press(0, n)
+            if s & 4:  # the debouncer's edge (it is never before the press above)
+                t[_KT] = n
+            elif s & 1 and not f[_STUCK] and ticks_diff(n, t[_KT]) >= t[_HELD]:
                 f[_STUCK] = 1
                 self.hush()
                 print("fault: the Klaxon is stuck down; check its wiring")
                 self.render()
-        elif not f[_ARM] and ticks_diff(n, self.t[_KT]) >= self.t[_REARM]:
-            f[_ARM] = 1
-            if f[_STUCK]:
-                f[_STUCK] = 0
-                print("fault cleared: the Klaxon is released")
-                self.render()
+        elif f[_SPAN] or not f[_ARM]:  # open: how long since it was last seen closed
+            t = self.t
+            s = ticks_diff(n, t[_KR])
+            f[_SPAN] = s < t[_GL]  # open for _GL ticks: the next closing starts anew
+            if not f[_ARM] and s >= t[_REARM]:
+                f[_ARM] = 1
+                if f[_STUCK]:
+                    f[_STUCK] = 0
+                    print("fault cleared: the Klaxon is released")
+                    self.render()
         f[_N] = s = (f[_N] + 1) & 255
         t = self.t
         b = f[_NB] and (n - t[_SMP]) & _TICKS >= 3  # A and B: 3 ticks since their sample
@@ -256,7 +272,7 @@ class Device:
                 f[_DUE] = 1
                 t[_SV] = (n + 1000) & _TICKS
                 # A taken between questions, nothing being entered: a roll; the ring shows it
-                f[_DICE] = k == 1 and not r.S[2] and not r.u[0] and not f[_FAULT]
+                f[_DICE] = k == 1 and not r.S[2] and not r.u[0]
                 t[_DT] = n
         try:
             self.render()
@@ -378,7 +394,7 @@ class Device:
         f[_DIRTY] = 0
         f[_ANIM] = f[_FL]
         w = 0  # the roll (qiklaxon/entry.py): pixels lit | their colour << 8
-        d = f[_DICE] and not (f[_FL] or f[_PV] or f[_STUCK] or f[_FAULT]) and self.r
+        d = f[_DICE] and not f[_FL] | f[_PV] | f[_STUCK] | f[_FAULT] and self.r
         if d:
             f[_ANIM] = 1
             w = d.more(2).dice(d.S[6], ticks_diff(n, self.t[_DT]) >> 7, np)

@@ -90,10 +90,10 @@ def start(p):
     # The device's flags and times (hardware/device.py: Device.f and Device.t)
     s = k.state & 1  # the Klaxon's bit now
     up = 0 if kp[2] else 1
-    f = bytearray(26)
+    f = bytearray(27)
     f[0] = s == up  # armed, unless held at power-on ...
     f[1] = s != up and woke is None  # ... where it is stuck until released
-    f[2] = up
+    f[2] = 3 * up  # (the debouncer's debounced and unstable bits)
     f[3] = f[4] = 255
     f[5] = v[6] or not v[5]  # muted
     f[6] = prof[3][1] if prof[3] else 0
@@ -109,7 +109,7 @@ def start(p):
 
     now = adafruit_ticks.ticks_ms()  # every time starts now
     t = [now, now, now, now, now, v[16], v[18] * 1000, v[19] * 60000 if sl else 0, 3277 * v[5],
-         now, now, 0, now, now, now, now]
+         now, now, 0, now, now, now, now, (now - 99) & 0x1FFFFFFF, now, v[15] + 1]
     if bad:  # the ring flashes purple for two seconds: look at the console
         f[7] = 8
         t[1] = adafruit_ticks.ticks_add(now, 2000)

@@ -65,3 +65,35 @@ def test_the_peers_rows_model_what_they_say():
     assert ours[2] == 0 and ours[3] == 0 and ours[4] == 0
     assert guide[2] == 0 and guide[0] > 10 > ours[0]
     assert keypad[2] > 0 and edge[2] > n // 4 and edge[0] < 1
+
+
+@pytest.mark.parametrize("pass_us", [50, 282, 1000])
+def test_a_bouncing_press_counts_from_its_first_contact(pass_us):
+    """5 ms of chatter after the contact (closed 0.4 ms, open 0.3 ms, ...): the klaxon
+    starts over 2 ms after the contact, at the first pass after that which reads it
+    closed, not 3 ms after the chatter ends (8 ms and more, as a debouncer waits)."""
+    sim = probes.Sim(klaxon_only=True, pass_us=pass_us, phase_us=pass_us // 3)
+    chatter = [300, 400] * 7
+    for i in range(10):
+        sim.press("klaxon", 100 + i * 400 + i * 0.137, 150, bounce_us=chatter)
+    sim.run_until_ms(4200)
+    starts = [t for t, name in sim._sounds if name == "klaxon"]
+    assert len(starts) == 10
+    late = sorted(s - (100 + i * 400 + i * 0.137) * 1000 for i, s in enumerate(starts))
+    assert 2000 < late[0] and late[-1] < 6000 + pass_us
+    assert late[5] <= 4000 + 2 * pass_us  # the median (waiting for it to settle: over 8 ms)
+
+
+def test_a_burst_of_glitches_within_2_ms_in_all_never_sounds():
+    rng = random.Random(5)
+    for pass_us in (50, 108, 1000):
+        sim = probes.Sim(klaxon_only=True, pass_us=pass_us, phase_us=rng.randrange(pass_us))
+        t = 50_000
+        for _ in range(40):
+            edges = sorted(rng.sample(range(0, 1990), 6))  # three pulses within 1.99 ms
+            for k in range(0, 6, 2):
+                sim.level("klaxon", t + edges[k], True)
+                sim.level("klaxon", t + edges[k + 1], False)
+            t += 60_000
+        sim.run_until_us(t)
+        assert [n for _, n in sim._sounds] == []
