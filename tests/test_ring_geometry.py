@@ -171,3 +171,25 @@ def test_the_page_takes_its_ring_from_the_one_table_and_its_labels_from_seat_pix
     assert "hours[i]" in app and "f.seats" in app
     # no geometry or seat mapping of its own to drift from tools/events.py
     assert "11 - i" not in app and "pixelOf" not in app and "seat * np" not in app
+
+
+def test_the_wiring_picture_puts_the_pads_where_adafruits_pinout_has_them():
+    """Adafruit's Circuit Playground Express pinout photo (the Bluefruit has the same pad
+    ring), seen from the front with the USB socket at 12: A1 at about 4 o'clock between a
+    GND pad at 3 and A0; 3.3V at 1 and 9; GND also at 11 and 7 (by the battery socket)."""
+    import re
+
+    import pictures
+
+    hours = dict()
+    for name, hour in pictures.CP_PADS:
+        hours.setdefault(name, []).append(hour)
+    assert 3.5 < hours["A1"][0] < 4.2 and 4.2 <= hours["A0"][0] < 4.8
+    assert sorted(hours["GND"]) == [3.0, 6.9, 11.0] and sorted(hours["3.3V"]) == [1.0, 9.0]
+    assert [n for n, _ in sorted(pictures.CP_PADS, key=lambda p: p[1])] == [
+        "3.3V", "A3", "A2", "GND", "A1", "A0", "VOUT", "GND", "A7", "A6", "3.3V", "A5", "A4",
+        "GND"]
+    svg = pictures.wiring_circuit_playground()
+    a1 = re.search(r'<circle cx="(\d+)" cy="(\d+)" r="13" fill="#e6b800"[^>]*/>\s*<text[^>]*>A1<',
+                   svg)
+    assert a1 and int(a1.group(1)) > 230 and int(a1.group(2)) > 220  # right of centre, below it

@@ -192,6 +192,12 @@ def _wire(points, colour="#000"):
         " ".join("%d,%d" % p for p in points), colour)
 
 
+# The Circuit Playground's pads: (label, clock hour seen from the front, USB at 12)
+CP_PADS = (("3.3V", 1.0), ("A3", 1.7), ("A2", 2.3), ("GND", 3.0), ("A1", 3.7), ("A0", 4.3),
+           ("VOUT", 5.1), ("GND", 6.9), ("A7", 7.7), ("A6", 8.3), ("3.3V", 9.0), ("A5", 9.7),
+           ("A4", 10.3), ("GND", 11.0))
+
+
 def wiring_circuit_playground():
     """Circuit Playground Bluefruit or Express: the arcade button on pad A1 and GND."""
     w, h = 760, 420
@@ -201,28 +207,31 @@ def wiring_circuit_playground():
            '<text x="230" y="235" text-anchor="middle" fill="#aaa">ring of 10 NeoPixels</text>']
     import math
 
-    # schematic: the pads are labelled on the board itself
-    pads = ["A1", "A2", "A3", "3.3V", "A4", "A5", "A6", "A7", "GND", "VOUT", "A0", "GND"]
+    # The pads where they are on the board, as clock hours seen from the front with the USB
+    # socket at 12 (Adafruit's Circuit Playground Express pinout photo, the same pad ring on
+    # the Bluefruit): A1 at about 4 o'clock, between the GND at 3 and A0
+    out.append('<rect x="210" y="62" width="40" height="16" rx="3" fill="#999"/>')
+    out.append('<text x="230" y="74" text-anchor="middle" font-size="10">USB</text>')
     where = {}
-    for i, name in enumerate(pads):
-        a = math.radians(-150 + i * 30)
+    for name, hour in CP_PADS:
+        a = math.radians(hour * 30 - 90)
         px, py = 230 + 135 * math.cos(a), 220 + 135 * math.sin(a)
-        where[name] = (px, py)
-        fill = "#e6b800" if name in ("A1", "GND") else "#777"
+        where.setdefault(name, (px, py))
+        fill = "#e6b800" if name == "A1" or (name, hour) == ("GND", 3.0) else "#777"
         out.append('<circle cx="%.0f" cy="%.0f" r="13" fill="%s" stroke="#000"/>' % (px, py, fill))
         out.append('<text x="%.0f" y="%.0f" text-anchor="middle" font-size="10" fill="#fff">%s'
                    '</text>' % (px, py + 4, name))
     ax, ay = where["A1"]
-    gx, gy = where["GND"]  # the bottom GND pad
+    gx, gy = where["GND"]  # the GND pad at 3 o'clock, next to A1
     out.append(_button(560, 140, "Klaxon (arcade button)"))
-    out.append(_wire([(ax, ay), (ax, 55), (560, 55), (560, 118)], "#0072b2"))
-    out.append(_wire([(gx, gy), (gx, 395), (720, 395), (720, 140), (582, 140)], "#000"))
-    out.append('<text x="400" y="48">pad A1 (internal pull-up)</text>')
-    out.append('<text x="600" y="388">pad GND</text>')
+    out.append(_wire([(ax, ay), (430, ay), (430, 150), (540, 150)], "#0072b2"))
+    out.append(_wire([(gx, gy), (400, gy), (400, 100), (560, 100), (560, 118)], "#000"))
+    out.append('<text x="440" y="%d">pad A1 (internal pull-up)</text>' % (ay - 6))
+    out.append('<text x="410" y="92">pad GND (3 o\'clock, next to A1)</text>')
     out.append('<rect x="470" y="270" width="200" height="70" rx="8" fill="#ddd" stroke="#000"/>')
     out.append('<text x="570" y="298" text-anchor="middle">3×AAA pack with switch</text>')
     out.append('<text x="570" y="318" text-anchor="middle">into the JST battery port</text>')
-    out.append(_wire([(470, 305), (365, 290)], "#cc0000"))
+    out.append(_wire([(470, 325), (420, 385), (230, 385), (230, 362)], "#cc0000"))  # bottom
     out.append('<text x="20" y="%d" fill="#333">Buttons A and B are on the board; the slide '
                'switch mutes. Nothing else to wire: no resistors.</text>' % (h - 14))
     out.append("</svg>")
