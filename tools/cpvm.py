@@ -31,7 +31,8 @@ from qiklaxon import layout  # (deploy puts lib/ on the path)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HOW_TO_GET = (
-    "CircuitPython 10 (unix, 32-bit) not found: set QK_CIRCUITPYTHON to a folder holding "
+    "CircuitPython 10 (unix, 32-bit) not found in ../shared/circuitpython beside the repo: "
+    "set QK_CIRCUITPYTHON to a folder holding "
     "'circuitpython' and 'mpy-cross', or build them (internet, git, gcc-multilib, "
     "pip install huffman polib) with tools/build-circuitpython.sh [DEST], then "
     "export QK_CIRCUITPYTHON=DEST")
@@ -127,7 +128,7 @@ _Q = None
 _pad = bytearray(%(pad)d)  # shifts where the firmware's blocks land (Drive.need)
 import micropython
 _print('@QSTR', end=' ')
-micropython.qstr_info()
+micropython.qstr_info(%(verbose)d)
 gc.collect()
 _print('@BASE', gc.mem_alloc(), gc.mem_alloc() + gc.mem_free())
 try:
@@ -138,7 +139,7 @@ builtins.print = _print
 gc.collect()
 _print('@END', gc.mem_alloc())
 _print('@QSTR', end=' ')
-micropython.qstr_info()
+micropython.qstr_info(%(verbose)d)
 """
 
 
@@ -191,12 +192,14 @@ class Drive:
             self._fill = _fill_for(self.run([], 1)[2]) + 1
         return self._fill
 
-    def run(self, steps, end_ms, heap_kb=None, nvm=None, timeout=120, heap=None, pad=0):
+    def run(self, steps, end_ms, heap_kb=None, nvm=None, timeout=120, heap=None, pad=0,
+            verbose=False):
         """Play ``steps`` [(t_ms, pressed, control)] until ``end_ms``: (lines, base, output,
         ok), ``lines`` as "t_ms line" like ``Scenario.canonical()``; base: the stand-ins'
         bytes. The heap: ``heap_kb`` KB or ``heap`` bytes (default: the VM's); ``pad``
         bytes held before code.py runs. ``self.usable``: the heap less the allocator's
-        tables."""
+        tables. ``verbose``: also ``self.new_names``, the names (qstrs) the VM interned
+        while code.py ran, in order."""
         import simprofiles
 
         prof = simprofiles.profile(self.profile)
@@ -215,7 +218,7 @@ class Drive:
             "idle": idle, "steps": script, "end_us": end_ms * 1000,
             "pass_us": PASS_US, "absent": ABSENT[self.profile],
             "frozen": FROZEN.get(self.profile, ()), "cmods": C_MODULES[self.profile],
-            "fill": self.fill(), "pad": pad,
+            "fill": self.fill(), "pad": pad, "verbose": bool(verbose),
             "nvm": bytes(nvm) if nvm is not None else b"\xff" * NVM_SIZE[self.profile]}
         runner = os.path.join(self.standins, "_runner.py")
         with open(runner, "w") as f:
@@ -243,6 +246,10 @@ class Drive:
         if ok:
             q = [int(x.split(",")[0]) for x in r.stdout.split("n_qstr=")[1:]]
             self.names = q[-1] - q[0]
+        if ok and verbose:  # qstr_info(1): every dynamic qstr, a "Q(name)" line
+            dumps = r.stdout.split("\n@QSTR qstr pool:")  # (the names "@QSTR" and "@BASE"
+            had = set(_dumped(dumps[0].split("\n@BASE ")[0]))  # are in the dumps too)
+            self.new_names = [n for n in _dumped(dumps[-1]) if n not in had]
         return lines, base, r.stdout + r.stderr, ok
 
     def min_heap(self, steps, end_ms, expect, span=48):
@@ -421,3 +428,209 @@ def breakdown(drive, fill=None):
     if fill is None:  # again, with the stand-ins' pools filled as RUNNER fills them
         return breakdown(drive, _fill_for(r.stdout) + 1)
     return out
+
+
+def _dumped(text):
+    """The names a ``micropython.qstr_info(1)`` dump in ``text`` lists."""
+    return [line[2:-1] for line in text.splitlines() if line.startswith("Q(") and
+            line.endswith(")")]
+
+
+# ---------------------------------------------------------------- names as a budget
+# The Express's qstr pools (CircuitPython 10 on the SAMD21, 32-bit): a pool is a 20-byte
+# header (prev, total_prev_len, alloc, len, the hashes' and lengths' pointers) and 5 bytes
+# an entry (its pointer, a 1-byte hash, a 1-byte length), in the heap's 16-byte blocks.
+# The first a board allocates has 20 entries, each next one twice the last: 20, 40, 80,
+# 160, so 140 names fit in the first three and the 141st allocates 160 entries (+832 B).
+# (The unix build's are 7 bytes an entry and a 24-byte header: ``board_pools``.)
+SAMD21_POOL = (20, 5, 16)  # header bytes, bytes an entry, block bytes
+NAMES_BUDGET = 130  # the brief: a whole game's names, ten short of the 141st
+# Names of the firmware whose place in the Express's ROM was read from a real
+# CircuitPython 10.2.1 build for the board (issue 18): in it, and not.
+EXPRESS_ROM_IN = ("SPEAKER", "duty_cycle", "monotonic", "Optional", "typing")
+EXPRESS_ROM_OUT = ("interval", "rose", "fell", "Union", "Callable")
+# Names of the Express's own C modules the firmware uses that the Pico lacks (audioio's
+# output: the SAMD21's DAC), in its ROM as the module's API is
+EXPRESS_API = ("AudioOut",)
+PICO_ELF = os.path.join("pico", "firmware", "circuitpython-10.2.1-raspberry_pi_pico.elf")
+
+
+def samd21_pools(names):
+    """(bytes, entries) of the qstr pools the Express allocates for ``names`` names."""
+    head, entry, block = SAMD21_POOL
+    total = cap = 0
+    size = 20
+    while cap < names:
+        total += (head + entry * size + block - 1) // block * block
+        cap += size
+        size *= 2
+    return total, cap
+
+
+def mpy_names(path):
+    """The names a CircuitPython ``.mpy`` (v6) interns when it loads: its qstr table's
+    strings (the static qstrs, in every port's ROM, come as numbers and are left out)."""
+    with open(path, "rb") as f:
+        data = f.read()
+    if data[:2] != b"C\x06":
+        raise ValueError("%s is not a CircuitPython 10 .mpy" % path)
+    i = 4
+
+    def uint():
+        nonlocal i
+        v = 0
+        while True:
+            b = data[i]
+            i += 1
+            v = v << 7 | b & 0x7F
+            if not b & 0x80:
+                return v
+
+    n_qstr = uint()
+    uint()  # n_obj
+    out = []
+    for _ in range(n_qstr):
+        n = uint()
+        if n & 1:
+            continue  # a static qstr
+        n >>= 1
+        out.append(data[i:i + n].decode())
+        i += n + 1
+    return out
+
+
+def rom_names(elf):
+    """Every qstr in a CircuitPython firmware's ROM pools (an ARM ELF with symbols): the
+    const pool and those before it (the static qstrs). None when ``elf`` is absent."""
+    import struct
+
+    if not os.path.exists(elf):
+        return None
+    with open(elf, "rb") as f:
+        data = f.read()
+    phoff, = struct.unpack_from("<I", data, 28)
+    phsize, phnum = struct.unpack_from("<HH", data, 42)
+    segs = []
+    for k in range(phnum):
+        typ, off, vaddr, paddr, filesz = struct.unpack_from("<5I", data, phoff + k * phsize)
+        if typ == 1:
+            segs += [(vaddr, off, filesz), (paddr, off, filesz)]
+
+    def at(addr):
+        for base, off, n in segs:
+            if base <= addr < base + n:
+                return off + addr - base
+        raise ValueError("address %#x is not in %s" % (addr, elf))
+
+    # the symbol table: the pool's address
+    shoff, = struct.unpack_from("<I", data, 32)
+    shsize, shnum = struct.unpack_from("<HH", data, 46)
+    secs = [struct.unpack_from("<10I", data, shoff + k * shsize) for k in range(shnum)]
+    pool = None
+    for sec in secs:
+        if sec[1] == 2:  # SHT_SYMTAB
+            strtab = secs[sec[6]]
+            for k in range(sec[5] // 16):
+                name, value = struct.unpack_from("<II", data, sec[4] + k * 16)
+                o = strtab[4] + name
+                if data[o:data.index(b"\0", o)] == b"mp_qstr_const_pool":
+                    pool = value
+    if pool is None:
+        raise ValueError("%s has no mp_qstr_const_pool" % elf)
+    out = []
+    while pool:
+        o = at(pool)
+        prev, _, _, n = struct.unpack_from("<4I", data, o)
+        for p in struct.unpack_from("<%dI" % n, data, o + 24):
+            q = at(p)
+            out.append(data[q:data.index(b"\0", q)].decode("utf-8", "replace"))
+        pool = prev
+    return out
+
+
+def express_names(drive=None, steps=None, end_ms=28000):
+    """The firmware's names (interned strings) for a whole game (scenario.GAME) on the
+    Express, as its RAM would hold them: {"names": count, "pool_bytes", "pools" (entries
+    allocated), "headroom" (names left before the next pool), "budget", "ok",
+    "listed": {how each was judged: [names]}}.
+
+    What the lane knows, and how each name is judged:
+    * the names the VM interned while code.py ran (``Drive.run(verbose=True)``), and the
+      names of every deployed ``.mpy`` (their qstr tables: what a load interns): the
+      firmware's names, those in the unix build's ROM included (there they cost nothing,
+      on the Express maybe not);
+    * in the Express's ROM, so free: the static qstrs (every port's: they come as
+      numbers in a .mpy), ``EXPRESS_ROM_IN`` (read from a real Express build), the
+      board's pin names and C modules (BUILDS' pins and has, as its ``board`` module and
+      firmware have them; ``EXPRESS_API``), and the names of what its firmware has
+      frozen (``neopixel``, its name and its own, compiled here: a frozen module's
+      qstrs are in ROM);
+    * not in it: ``EXPRESS_ROM_OUT``;
+    * the rest is judged by the Pico's real 10.2.1 firmware's ROM (its ELF): a name in
+      it is counted as in the Express's too ("rom by the Pico"; the ports share the
+      core and digitalio, time, supervisor, microcontroller, audiocore); else counted.
+      That is a guess for names only a module the Express lacks gives the Pico (keypad's
+      ``interval`` was one: hence EXPRESS_ROM_OUT) and for names the Express's own
+      frozen libraries give it; ``listed`` shows each so they can be checked. Without
+      the Pico's ELF every such name counts (the safe side).
+
+    ``steps``: the script (default: scenario.GAME's taps)."""
+    import glob
+
+    import scenario
+
+    own = drive is None
+    drive = drive or Drive("cpx")
+    try:
+        if steps is None:
+            steps = scenario.taps(scenario.GAME)
+        _, _, text, ok = drive.run(steps, end_ms, verbose=True)
+        if not ok:
+            raise RuntimeError("the whole game fails on the lane:\n" + text[-2000:])
+        made = list(drive.new_names)
+        loaded = []
+        for path in sorted(glob.glob(os.path.join(drive.path, "**", "*.mpy"), recursive=True)):
+            loaded += mpy_names(path)
+        frozen = set()
+        for lib in layout.BY_PROFILE[drive.profile]["frozen"]:
+            out = os.path.join(drive.standins, "_frozen_%s.mpy" % lib)
+            subprocess.run([os.path.join(drive.cp, "mpy-cross"), "-o", out,
+                            deploy.library_source(lib)], check=True, capture_output=True)
+            frozen |= set(mpy_names(out))
+        pico = rom_names(os.path.join(drive.cp, PICO_ELF))
+    finally:
+        if own:
+            drive.close()
+    names = []
+    for n in made + loaded:
+        if n not in names and not n.startswith("_q"):  # (the runner's pool fill)
+            names.append(n)
+    b = layout.BY_PROFILE[drive.profile]
+    known = set(EXPRESS_ROM_IN) | set(EXPRESS_API) | set(b["pins"]) | set(b["has"]) | \
+        set(b["frozen"]) | frozen
+    listed = {"rom (known)": [], "rom by the Pico": [], "counted": [], "counted (known)": []}
+    for n in names:
+        if n in EXPRESS_ROM_OUT:
+            listed["counted (known)"].append(n)
+        elif n in known:
+            listed["rom (known)"].append(n)
+        elif pico is not None and n in pico:
+            listed["rom by the Pico"].append(n)
+        else:
+            listed["counted"].append(n)
+    count = len(listed["counted"]) + len(listed["counted (known)"])
+    pool_bytes, cap = samd21_pools(count)
+    return {"names": count, "pool_bytes": pool_bytes, "pools": cap, "headroom": cap - count,
+            "to_141st": 140 - count, "budget": NAMES_BUDGET, "ok": count <= NAMES_BUDGET,
+            "pico_rom": pico is not None, "listed": listed}
+
+
+if __name__ == "__main__":
+    import sys
+
+    sys.path[:0] = [os.path.join(ROOT, "tools", "simboard"), ROOT]
+    r = express_names()
+    for k, v in r["listed"].items():
+        print("%s (%d): %s" % (k, len(v), " ".join(v)))
+    print("names for a whole game on the Express: %(names)d (budget <= %(budget)d); pools "
+          "%(pools)d entries, %(pool_bytes)d B; %(to_141st)d to the 141st" % r)

@@ -23,6 +23,8 @@ REQS = os.path.join(ROOT, "requirements-dev.txt")
 STAMP = os.path.join(VENV, ".requirements-sha256")
 # The host suite: every test but the browser lane's, on every core (pytest-xdist)
 HOST_SUITE = ["-n", "auto", "tests", "--ignore=tests/test_web.py"]
+# -rs: each lane that skipped says why, and how to get what it needs
+PYTEST_FLAGS = ["-q", "-rs", "-p", "no:cacheprovider"]
 
 
 def _digest():
@@ -75,8 +77,7 @@ def main(argv):
     # sys.path, where code.py shadows the standard library's ``code`` module.
     # The host suite first (its wall time is reported, never a gate), then the browser lane
     # (tests/test_web.py: a real Chromium; it skips, saying why, where there is none).
-    # -rs: each lane that skipped says why, and how to get what it needs
-    pytest = [os.path.join(VENV, "bin", "pytest"), "-q", "-rs", "-p", "no:cacheprovider"]
+    pytest = [os.path.join(VENV, "bin", "pytest")] + PYTEST_FLAGS
     started = time.monotonic()
     rc = subprocess.call(pytest + HOST_SUITE + argv[1:], cwd=ROOT, env=env)
     if rc not in (0, 5):  # 5: nothing selected (-k)
