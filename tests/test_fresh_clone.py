@@ -55,14 +55,14 @@ def test_the_lanes_that_need_shared_skip_saying_how_to_get_it(clone):
     assert "build.sh" in r.stdout or "circuitpython.org" in r.stdout  # the Pico kit
 
 
-@pytest.mark.parametrize("var, lane", [("QK_REQUIRE_CP", "tests/test_cp.py"),
-                                       ("QK_REQUIRE_PICO", "tests/test_pico.py")])
 def test_the_test_command_prints_why_each_lane_skipped():
     import dev
 
     assert "-rs" in dev.PYTEST_FLAGS  # the host suite's and the browser lane's runs
 
 
+@pytest.mark.parametrize("var, lane", [("QK_REQUIRE_CP", "tests/test_cp.py"),
+                                       ("QK_REQUIRE_PICO", "tests/test_pico.py")])
 def test_where_ci_requires_a_lane_its_absence_fails(clone, var, lane):
     r = pytest_in(clone, [lane], **{var: "1"})
     assert r.returncode not in (0, 5), r.stdout[-2000:]
