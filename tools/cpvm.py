@@ -128,7 +128,7 @@ _Q = None
 _pad = bytearray(%(pad)d)  # shifts where the firmware's blocks land (Drive.need)
 import micropython
 _print('@QSTR', end=' ')
-micropython.qstr_info(%(verbose)d)
+micropython.qstr_info(%(verbose)s)
 gc.collect()
 _print('@BASE', gc.mem_alloc(), gc.mem_alloc() + gc.mem_free())
 try:
@@ -139,7 +139,7 @@ builtins.print = _print
 gc.collect()
 _print('@END', gc.mem_alloc())
 _print('@QSTR', end=' ')
-micropython.qstr_info(%(verbose)d)
+micropython.qstr_info(%(verbose)s)
 """
 
 
@@ -218,7 +218,8 @@ class Drive:
             "idle": idle, "steps": script, "end_us": end_ms * 1000,
             "pass_us": PASS_US, "absent": ABSENT[self.profile],
             "frozen": FROZEN.get(self.profile, ()), "cmods": C_MODULES[self.profile],
-            "fill": self.fill(), "pad": pad, "verbose": bool(verbose),
+            "fill": self.fill(), "pad": pad,
+            "verbose": "1" if verbose else "",  # (with any argument, qstr_info lists them)
             "nvm": bytes(nvm) if nvm is not None else b"\xff" * NVM_SIZE[self.profile]}
         runner = os.path.join(self.standins, "_runner.py")
         with open(runner, "w") as f:
