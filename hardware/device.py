@@ -242,8 +242,9 @@ class Device:
             for i in range(len(self.p[_BUT])):
                 w = f[_LV + i]
                 b = self.p[_BUT][i]
-                if w == 255 and not k and b[0].value != b[1] == f[_RAW + i] & 1:
-                    w = 0  # down before the Klaxon, not taken yet: it counts first, as a tap
+                if w == 255 and not k and f[_RAW + i] >> 1 != b[1] == f[_RAW + i] & 1 and \
+                        ticks_diff(t[_KS], t[_SMP]) >= 0:  # read down, not taken yet, and
+                    w = 0  # that sample was before the Klaxon's first contact: it counts first
                     f[_RAW + i] = 3 - 3 * b[1]
                 if w != 255:
                     f[_LV + i] = 255

@@ -111,7 +111,7 @@ def read(p=None):
             elif name != key:
                 why = "%s must be upper case (%s); ignored" % (key, name)
             elif seen >> k & 1:  # (TOML allows a key once)
-                why = "%s is given again; the first one counts" % key
+                why = "%s is given again; only its first line is read" % key
             else:
                 seen |= 1 << k
                 value = None

@@ -144,7 +144,11 @@ def test_a_key_given_twice_is_reported_and_the_first_counts(capsys):
     # TOML allows a key once; a second line is a mistake worth a word, not a silent change
     values, bad, out = reads(["QK_PLAYERS = 6", "# more", "QK_PLAYERS = 3"], capsys)
     assert (values, bad, out) == (with_value("QK_PLAYERS", 6), 1, [
-        "settings.toml line 3: QK_PLAYERS is given again; the first one counts"])
+        "settings.toml line 3: QK_PLAYERS is given again; only its first line is read"])
+    # the first line rejected: the default, and the second is still not read
+    values, bad, out = reads(["QK_PLAYERS = 14", "QK_PLAYERS = 6"], capsys)
+    assert values == with_value("QK_PLAYERS", 4) and bad == 2
+    assert out[1] == "settings.toml line 2: QK_PLAYERS is given again; only its first line is read"
 
 
 def test_the_simulators_flags_replace_the_files_line_and_keep_its_line_numbers():

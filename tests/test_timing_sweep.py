@@ -27,10 +27,10 @@ def test_no_glitch_under_2_ms_sounds_at_any_phase(pass_us):
 
 
 @pytest.mark.parametrize("pass_us", PASSES)
-def test_a_contact_of_4_ms_more_than_the_glitch_limit_always_sounds(pass_us):
+def test_a_contact_of_3_ms_more_than_the_glitch_limit_always_sounds(pass_us):
     rng = random.Random(pass_us + 1)
-    sounded = probes.glitches(pass_us, [4100, 6000], rng, phases=12)
-    assert sounded == {4100: 12, 6000: 12}
+    sounded = probes.glitches(pass_us, [5000, 6000], rng, phases=12)
+    assert sounded == {5000: 12, 6000: 12}
 
 
 @pytest.mark.parametrize("pass_us", PASSES)
@@ -97,3 +97,42 @@ def test_a_burst_of_glitches_within_2_ms_in_all_never_sounds():
             t += 60_000
         sim.run_until_us(t)
         assert [n for _, n in sim._sounds] == []
+
+
+@pytest.mark.parametrize("pass_us", [77, 333, 999])
+def test_a_button_pressed_just_after_the_klaxon_counts_after_it(pass_us):
+    """Seat 2's turn (seat 1 answered): the Klaxon at 1000.0 ms and A 0.3 to 3.9 ms after
+    it. The Klaxon was first: seat 2 challenges seat 1; A is never seat 2's answer."""
+    for after_us in (300, 1000, 2000, 3000, 3900):
+        sim = probes.Sim(players=4, pass_us=pass_us, phase_us=pass_us // 2)
+        sim.press("b", 100, 80)  # ask
+        sim.press("a", 500, 80)  # seat 1 answers
+        sim.level("klaxon", 1_000_000, True)
+        sim.level("klaxon", 1_120_000, False)
+        sim.level("a", 1_000_000 + after_us, True)
+        sim.level("a", 1_000_000 + after_us + 80_000, False)
+        sim.run_until_ms(2000)
+        (_, k), = sim.named("klaxon")
+        assert k == {"challenger": 2, "challenged": 1}, (after_us, sim.events)
+
+
+@pytest.mark.parametrize("pass_us", [77, 333, 999])
+def test_a_button_pressed_before_the_klaxon_counts_first(pass_us):
+    for before_us in (4500, 8000, 20_000):
+        sim = probes.Sim(players=4, pass_us=pass_us, phase_us=pass_us // 2)
+        sim.press("b", 100, 80)  # ask
+        sim.press("a", 500, 80)  # seat 1 answers
+        sim.level("a", 1_000_000 - before_us, True)  # seat 2 answers, and then...
+        sim.level("a", 1_000_000 - before_us + 80_000, False)
+        sim.level("klaxon", 1_000_000, True)  # ... seat 3 challenges seat 2
+        sim.level("klaxon", 1_120_000, False)
+        sim.run_until_ms(2000)
+        (_, k), = sim.named("klaxon")
+        assert k == {"challenger": 3, "challenged": 2}, (before_us, sim.events)
+
+
+@pytest.mark.parametrize("pass_us", [50, 333, 999, 1000])
+def test_a_clean_contact_3_ms_longer_than_the_glitch_limit_always_sounds(pass_us):
+    """Over 3 ticks from its first reading, plus up to a pass either side: 5 ms."""
+    rng = random.Random(pass_us + 11)
+    assert probes.glitches(pass_us, [5000], rng, phases=40) == {5000: 40}
