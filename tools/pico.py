@@ -51,6 +51,7 @@ NVM = 0x0FF000  # the 4 KB nvm sector in flash (after the 1020 KB firmware)
 FS_OFFSET = 0x100000  # CIRCUITPY in flash, 1 MiB (run.mjs)
 FS_SIZE = 0x100000
 POOL = 2  # emulator processes at once (each is one busy core)
+NICE = 0  # run()'s niceness by default (tests/test_pico.py: 10, but for its long pole)
 HOW_TO_GET = (
     "the Pico lane needs CircuitPython 10.2.1's firmware for raspberry_pi_pico with run.mjs "
     "(the kit: ../shared/circuitpython/pico, or QK_PICO_KIT=folder; outside this workplace "
@@ -377,15 +378,17 @@ def command(drive=None, steps=(), ms=5000, flash_in=None, flash_out=None, label=
     return cmd
 
 
-def run(drive=None, steps=(), ms=5000, offset=OFFSET, timeout=600, **kw):
+def run(drive=None, steps=(), ms=5000, offset=OFFSET, timeout=600, nice=None, **kw):
     """Boot the firmware on ``drive``'s image (or ``flash_in``, a whole flash saved by an
     earlier run's ``flash_out``), play ``steps`` (harness steps, in the harness's ms),
     run until ``ms`` harness ms (``until``: a console text that ends it sooner; ``cut``:
-    a power cut after that flash operation). Other options: ``no_usb`` (no USB host:
+    a power cut after that flash operation; ``nice``: the emulator's niceness, so that a
+    long run started first keeps its core). Other options: ``no_usb`` (no USB host:
     deep sleep is real), ``ws2812`` (decode GP22), ``log_flash``, ``pins`` (the pins
     whose gpio/pwm lines to keep; None: all), ``max_resets``. Returns a ``Run``."""
     import time
 
+    nice = NICE if nice is None else nice
     tmp = tempfile.mkdtemp(prefix="qk-pico-run-")
     try:
         ev = os.path.join(tmp, "events.json")
@@ -398,7 +401,7 @@ def run(drive=None, steps=(), ms=5000, offset=OFFSET, timeout=600, **kw):
             env["RP2040JS"] = lib
         t0 = time.monotonic()
         r = subprocess.run(cmd, cwd=tmp, env=env, capture_output=True, text=True,
-                           timeout=timeout)
+                           timeout=timeout, preexec_fn=(lambda: os.nice(nice)) if nice else None)
         wall = time.monotonic() - t0
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
@@ -413,10 +416,10 @@ def run(drive=None, steps=(), ms=5000, offset=OFFSET, timeout=600, **kw):
     return Run(records, offset, wall, cmd, r.stderr)
 
 
-def run_many(jobs, pool=POOL):
-    """``run(**job)`` for each job, ``pool`` emulators at a time; the Runs in order."""
+def run_many(jobs, pool=POOL, **kw):
+    """``run(**job, **kw)`` for each job, ``pool`` emulators at a time; the Runs in order."""
     with ThreadPoolExecutor(pool) as ex:
-        return list(ex.map(lambda job: run(**job), jobs))
+        return list(ex.map(lambda job: run(**dict(kw, **job)), jobs))
 
 
 def harness(settings, steps, ms, nvm=None, **kw):
@@ -453,3 +456,126 @@ def compare(pico, sim, tolerance_ms, start_ms=0, start_tolerance_ms=250):
             diffs.append("%r at %.1f ms on the Pico, %d ms in the harness (%.1f ms > %d)"
                          % (s, tp, ts, abs(tp - ts), tolerance_ms))
     return diffs
+
+
+# ------------------------------------------------------------------ the saved game's flash
+PAGE = 256  # the RP2040's flash page: CircuitPython programs nvm a page at a time
+SECTOR = 4096  # its erase unit, and all of the nvm
+
+
+def nvm_ops(before, start, data):
+    """The flash operations CircuitPython 10.2.1 does on the RP2040 for
+    ``microcontroller.nvm[start:start + len(data)] = data`` over nvm bytes ``before``
+    (ports/raspberrypi/common-hal/nvm/ByteArray.c, as the kit's self-test and this lane's
+    runs show it): when every byte written over is erased (0xFF), one program of each
+    256-byte page the bytes touch, nothing erased; otherwise an erase of the whole 4 KB
+    sector, then one program of all of it. [("program" | "erase", offset, bytes)]."""
+    if all(b == 0xFF for b in before[start:start + len(data)]):
+        ops = []
+        at, end = start, start + len(data)
+        while at < end:
+            page_end = (at // PAGE + 1) * PAGE
+            ops.append(("program", at // PAGE * PAGE, PAGE))
+            at = page_end
+        return ops
+    return [("erase", 0, SECTOR), ("program", 0, SECTOR)]
+
+
+def save_kind(ops):
+    """"program" (one page), "pages" (a record across a page boundary: two programs),
+    "compaction" (erase and program: the sector anew)."""
+    if ops[0][0] == "erase":
+        return "compaction"
+    return "program" if len(ops) == 1 else "pages"
+
+
+def questions_steps(n, gap=1400, t0=100):
+    """Harness steps of ``n`` questions at a table (tests/test_reliability.py's flash-wear
+    table): ask, two answers, the Klaxon challenging the second, the first right, the
+    challenged wrong, its penalty none, the challenger right. ``gap`` ms between presses:
+    1400, a save after every change (5 a question, the worst case); 500, one a question.
+    Returns (steps, the end in ms)."""
+    steps = []
+    t = t0
+
+    def press(c, hold=80):
+        nonlocal t
+        steps.extend([(t, True, c), (t + hold, False, c)])
+        t += hold + gap
+
+    for _ in range(n):
+        press("b")
+        press("a")
+        press("a")
+        steps.extend([(t, True, "klaxon"), (t + 120, False, "klaxon")])
+        t += gap + 80
+        for c in "abba":
+            press(c)
+        t += 1500
+    return sorted(steps), t
+
+
+def saves(settings, steps, ms, nvm=None):
+    """Every save the harness's device makes playing ``steps`` (its RP2040 flash model
+    recording each nvm write): [Save], in order; and the Sim."""
+    import harness as H
+    import simclock
+    from flashsim import FlashSim
+
+    out = []
+
+    class Recording(FlashSim):
+        def __setitem__(self, key, data):
+            start = key.start or 0
+            before = bytes(self.mem)
+            super().__setitem__(key, data)
+            out.append(Save(simclock.now_us() / 1000, before, bytes(self.mem), start,
+                            bytes(data)))
+
+    flash = Recording("rp2040")
+    if nvm is not None:
+        flash.mem[:] = nvm
+    sim = H.Sim(settings=settings, board_name="pico", nvm=flash)
+    sim.play(steps, ms)
+    return out, sim
+
+
+class Save:
+    """One nvm write of the game: when (harness ms), the nvm before and after, where the
+    bytes went, and the operations the real firmware makes of it (``ops``, ``kind``)."""
+
+    def __init__(self, t, before, after, start, data):
+        self.t, self.before, self.after, self.start, self.data = t, before, after, start, data
+        self.ops = nvm_ops(before, start, data)
+        self.kind = save_kind(self.ops)
+
+    def __repr__(self):
+        return "<save at %.0f ms: %s at %d, %d bytes>" % (self.t, self.kind, self.start,
+                                                          len(self.data))
+
+
+def resumed_lines(settings, nvm):
+    """What the harness's device says as it starts on nvm bytes ``nvm`` (a board's
+    restart after a power cut): its console lines up to its first ``at`` line."""
+    import harness as H
+    from flashsim import FlashSim
+
+    flash = FlashSim("rp2040")
+    flash.mem[:] = nvm
+    sim = H.Sim(settings=settings, board_name="pico", nvm=flash)
+    sim.run_until_ms(10)
+    said = [s for _, s in sim.events]
+    at = [i for i, s in enumerate(said) if s.startswith("at ")]
+    return said[:at[0] + 1] if at else said
+
+
+def replay(steps, game_saves, k, lead=300):
+    """The presses of a game (``steps``) after its save k-1 up to its save k, moved to
+    start ``lead`` ms after a power-on: played on a board holding the nvm as save k-1
+    left it (``game_saves[k].before``) they make save k again. (steps, ms: a little after
+    that save)."""
+    t_prev = game_saves[k - 1].t if k else 0
+    first = min(t for t, p, c in steps if t > t_prev)
+    shift = first - lead
+    out = [(t - shift, p, c) for t, p, c in steps if t_prev < t <= game_saves[k].t]
+    return out, int(game_saves[k].t - shift) + 150
