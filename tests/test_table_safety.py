@@ -155,6 +155,22 @@ def test_a_move_from_real_dice_a_card_or_a_correction_can_be_entered_and_undone(
         assert sim.game.positions == [0, 0, 0]
 
 
+def test_a_count_stops_at_99_with_a_buzz_as_the_readme_says():
+    """A move's (or a penalty's) count shows two digits on the ring: the press past 99
+    buzzes and changes nothing; the README says to enter the rest as a second move."""
+    sim = Sim(players=3)
+    t = 100
+    taps = [("a", 2300), ("a", 80), ("b", 80)] + [("a", 900)] * 9 + [("a", 80)] * 9
+    taps += [("a", 80), ("a", 900), ("b", 80)]  # 100 and 109: refused; then move it
+    for c, hold in taps:
+        sim.press(c, t, hold)
+        t += hold + 400
+    sim.run_until_ms(t + 1500)
+    assert [f["count"] for _, f in sim.named("count")][-1] == 99
+    assert [n for _, n in sim.sounds()][-3:] == ["denied", "denied", "blip"]
+    assert sim.game.positions == [0, 99, 0]
+
+
 # ---------------------------------------------------------------- the API's hygiene
 def test_reveal_is_all_or_nothing():
     g = Game(4)
