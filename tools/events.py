@@ -111,6 +111,7 @@ ring: one pixel a seat
   vermillion fast blink: challenger   sky slow blink: challenged
   reveal: yellow fast = the answer being marked; green right, orange wrong
   counts (penalty, move): white tens, orange units (blue: backwards)
+  a roll: red, white, blue, one die at a time, that many lights clockwise (561: 5, 6, 1)
   held button: orange = A held, sky = A held 2 s, blue = undo, green = end / white = new game
   purple fast: a fault, a stuck Klaxon, or a bad setting"""
 
