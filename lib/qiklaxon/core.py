@@ -49,7 +49,105 @@ challenged's), 7 miss a go, 8 move (seat, squares as 16 bits), 9 end,
 
 from array import array
 
-_LEN = b"\x00\x02\x01\x01\x01\x01\x05\x01\x04\x01\x05"  # log bytes of each action
+if __debug__:  # CPython needs const; the Express's mpy-cross -O3 drops this import
+    from micropython import const
+
+# The names of the numbers (lib/qiklaxon/layout.py has them all; tests/test_names.py holds
+# these copies to it). The state S:
+_S_SLOTS = const(19)
+_PLAYERS = const(0)
+_QM = const(1)
+_PHASE = const(2)
+_TURN = const(3)  # seat answering now
+_CHALLENGER = const(4)
+_CHALLENGED = const(5)
+_ROLL = const(6)
+_FINISH = const(7)  # 7, 8: big-endian
+_FINISH_LO = const(8)
+_DID = const(9)  # 9 + seat: what each seat did this question
+_SEATS = const(10)
+_NONE = const(255)  # no seat, no roll
+# Phases; what a seat did
+_BETWEEN = const(0)
+_ANSWERING = const(1)
+_REVEAL = const(2)
+_ENDED = const(3)
+_ANSWERED = const(1)
+_PASSED = const(2)
+# What is being entered: u
+_U_SLOTS = const(7)
+_WHAT = const(0)
+_RIGHT = const(3)
+_WRONG = const(4)
+_CHALLENGER_PEN = const(5)
+_CHALLENGED_PEN = const(6)
+_PENALTY = const(1)  # (what: 2..4 a move, 5 and 6 a new game)
+_BACKWARD = const(4)
+_NEW_PLAYERS = const(5)
+# Op codes
+_OP_UNDO = const(0)
+_OP_ROLL = const(1)
+_OP_ASK = const(2)
+_OP_ANSWER = const(3)
+_OP_PASS = const(4)
+_OP_KLAXON = const(5)
+_OP_REVEAL = const(6)
+_OP_MISS = const(7)
+_OP_MOVE = const(8)
+_OP_END = const(9)
+_OP_NEW = const(10)
+_LOG_SIZE = const(64)
+_FOLD_AT = const(48)
+# Refusals
+_NOT_NOW = const(1)
+_NOBODY_ANSWERED = const(2)
+_NO_QUESTION = const(3)
+_HAD_KLAXON = const(4)
+_ALL_ANSWERED = const(5)
+_GAME_OVER = const(6)
+_BAD_ARG = const(7)
+# Keys
+_KEY_A = const(1)
+_KEY_A_HELD = const(2)
+_KEY_A_2S = const(3)
+_KEY_B = const(4)
+_KEY_B_HELD = const(5)
+_KEY_B_2S = const(6)
+# Console words
+_W_REFUSED = const(5)
+_W_KLAXON = const(6)
+_W_UNDO = const(7)
+_W_END = const(8)
+_W_ROLL = const(16)
+_W_AT = const(17)
+_W_ASK = const(18)
+_W_MISS = const(19)
+_W_ANSWER = const(20)
+_W_PASS = const(21)
+_W_GAME_OVER = const(25)
+# Overlays
+_OV_UNDO = const(0)
+_OV_REVEAL = const(1)
+_OV_ENTRY = const(2)
+_OV_OVER = const(3)
+_OV_TIDY = const(4)
+# The saved game: j, and a record
+_J_NVM = const(0)
+_J_LOG = const(1)
+_J_SEQ = const(2)
+_J_AT = const(3)
+_J_TAIL = const(4)
+_MAGIC = const(0x51)
+_R_SEQ = const(1)
+_R_LEN = const(3)
+_R_BODY = const(4)
+_R_MORE = const(7)
+_VERSION = const(2)
+_BODY_B = const(1)
+_BODY_Q = const(20)
+_BODY_LOG = const(40)
+
+_LEN = b"\x00\x02\x01\x01\x01\x01\x05\x01\x04\x01\x05"  # log bytes of each action (layout's OP_LOG_BYTES)
 
 
 class Referee:
@@ -64,20 +162,20 @@ class Referee:
     ``j`` is where the game is saved (``save``)."""
 
     def __init__(self, n, q=0, f=0, dice=None):
-        self.S = bytearray(19)
-        self.P = array("h", [0] * 10)
-        self.B = bytearray(19)
-        self.Q = array("h", [0] * 10)
-        self.L = bytearray(69)
+        self.S = bytearray(_S_SLOTS)
+        self.P = array("h", [0] * _SEATS)
+        self.B = bytearray(_S_SLOTS)
+        self.Q = array("h", [0] * _SEATS)
+        self.L = bytearray(_LOG_SIZE + 5)  # (+ the longest action: the log fills past 64)
         self.n = 0  # log bytes in use
         self.r = 1  # replaying: nothing is logged
         self.w = 0  # changed since the last save
         self.dice = dice
         self.new = (n, q, f)
         self.j = None
-        self.u = [0] * 7
-        self.S[2] = 3
-        self.act(10, n, q, f >> 8, f & 255)  # the game: as a new game
+        self.u = [0] * _U_SLOTS
+        self.S[_PHASE] = _ENDED
+        self.act(_OP_NEW, n, q, f >> 8, f & 255)  # the game: as a new game
         self.r = 0
         self.B[:] = self.S
 
@@ -85,92 +183,93 @@ class Referee:
         """Take an action; 0, or the refusal code (and then nothing has changed)."""
         S = self.S
         if not op:  # undo
-            return self.more(0).undo(self)
-        if op > 8:  # the end; a new game (players, first QM, finish as 16 bits)
-            if (S[2] == 3) != (op == 10):
-                return 1
-            if op == 10 and not (2 <= a <= 10 and b < a):
-                return 7
+            return self.more(_OV_UNDO).undo(self)
+        if op > _OP_MOVE:  # the end; a new game (players, first QM, finish as 16 bits)
+            if (S[_PHASE] == _ENDED) != (op == _OP_NEW):
+                return _NOT_NOW
+            if op == _OP_NEW and not (2 <= a <= _SEATS and b < a):
+                return _BAD_ARG
             self.log(op, a, b, c, d)
-            S[2] = 3
-            S[3] = 255
-            if op == 10:
-                for w in range(19):
+            S[_PHASE] = _ENDED
+            S[_TURN] = _NONE
+            if op == _OP_NEW:
+                for w in range(_S_SLOTS):
                     S[w] = 0
-                    if w < 10:
+                    if w < _SEATS:
                         self.P[w] = 0
-                S[0] = a
-                S[1] = b
-                S[3] = S[4] = S[5] = S[6] = 255
-                S[7] = c
-                S[8] = d
+                S[_PLAYERS] = a
+                S[_QM] = b
+                S[_TURN] = S[_CHALLENGER] = S[_CHALLENGED] = S[_ROLL] = _NONE
+                S[_FINISH] = c
+                S[_FINISH_LO] = d
             return 0
-        n = S[0]
-        ph = S[2]
-        qm = S[1]
-        s = S[3]
-        if op == 5 and ph != 1:
-            return (3, 0, 4 if S[4] < 255 else 5, 6)[ph]  # no question; had it; all in; over
+        n = S[_PLAYERS]
+        ph = S[_PHASE]
+        qm = S[_QM]
+        s = S[_TURN]
+        if op == _OP_KLAXON and ph != _ANSWERING:  # the refusal, by phase
+            return (_NO_QUESTION, 0, _HAD_KLAXON if S[_CHALLENGER] < _NONE else _ALL_ANSWERED,
+                    _GAME_OVER)[ph]
         if ph != (b"\x00\x00\x00\x01\x01\x01\x02\x00\x00"[op]):  # the phase each needs
-            return 1
+            return _NOT_NOW  # (layout's OP_PHASE)
         w = s
-        if op == 5:  # the challenged: the most recent answer, passes skipped
+        if op == _OP_KLAXON:  # the challenged: the most recent answer, passes skipped
             while True:
                 w = (w or n) - 1
                 if w == qm:
-                    return 2  # nobody has answered yet
-                if S[9 + w] == 1:
+                    return _NOBODY_ANSWERED
+                if S[_DID + w] == _ANSWERED:
                     break
-        elif op == 1 or op == 8:  # the QM moves by the white die; seat a by (b, c) squares
-            w = qm
+        elif op == _OP_ROLL or op == _OP_MOVE:  # the QM moves by the white die; seat a by
+            w = qm  # (b, c) squares
             v = a // 6 % 6 + 1
-            if op == 8:
+            if op == _OP_MOVE:
                 w = a
                 v = b << 8 | c
                 v -= (v & 32768) << 1
             if w >= n:
-                return 7
+                return _BAD_ARG
         self.log(op, a, b, c, d)
-        if op == 2:  # ask: answering starts on the QM's left
+        if op == _OP_ASK:  # answering starts on the QM's left
             for w in range(n):
-                S[9 + w] = 0
-            S[4] = S[5] = 255
-            S[2] = 1
-            S[3] = (qm + 1) % n
-        elif op == 6:  # the reveal: right answers forward 3, the Klaxon parties' penalties back
+                S[_DID + w] = 0
+            S[_CHALLENGER] = S[_CHALLENGED] = _NONE
+            S[_PHASE] = _ANSWERING
+            S[_TURN] = (qm + 1) % n
+        elif op == _OP_REVEAL:  # right answers forward 3, the Klaxon parties' penalties back
             for w in range(n):  # (positions stop at +-32767: 16 bits)
-                v = self.P[w] + (3 if (a << 8 | b) >> w & 1 else 0) - (c if w == S[4] else 0) - (
-                    d if w == S[5] else 0)
+                v = self.P[w] + (3 if (a << 8 | b) >> w & 1 else 0) - (
+                    c if w == S[_CHALLENGER] else 0) - (d if w == S[_CHALLENGED] else 0)
                 self.P[w] = min(32767, max(-32767, v))
-            S[1] = (qm + 1) % n  # the QM's turn ends: the dice pass left
-            S[2] = 0
-        elif op > 2 and op < 6:  # answer, pass, Klaxon: mark the answerer; the turn moves left
-            S[9 + s] = 2 if op == 4 else 1
-            if op == 5:
-                S[4] = s
-                S[5] = w
+            S[_QM] = (qm + 1) % n  # the QM's turn ends: the dice pass left
+            S[_PHASE] = _BETWEEN
+        elif op > _OP_ASK and op < _OP_REVEAL:  # answer, pass, Klaxon: mark the answerer; the
+            S[_DID + s] = _PASSED if op == _OP_PASS else _ANSWERED  # turn moves left
+            if op == _OP_KLAXON:
+                S[_CHALLENGER] = s
+                S[_CHALLENGED] = w
             while True:
                 s = (s + 1) % n
                 if s == qm:
-                    S[3] = 255
-                    S[2] = 2
+                    S[_TURN] = _NONE
+                    S[_PHASE] = _REVEAL
                     break
-                if op < 5:
-                    S[3] = s
+                if op < _OP_KLAXON:
+                    S[_TURN] = s
                     break
-                S[9 + s] = 2  # a Klaxon: everyone not asked yet has passed
+                S[_DID + s] = _PASSED  # a Klaxon: everyone not asked yet has passed
         else:  # roll, miss a go, move
-            if op == 7:  # miss a go: the dice pass left
-                S[1] = (qm + 1) % n
+            if op == _OP_MISS:  # the dice pass left
+                S[_QM] = (qm + 1) % n
             else:
                 self.P[w] = min(32767, max(-32767, self.P[w] + v))
-                if op == 1:
-                    S[6] = a
-        if op == 1 or op > 5:  # pieces moved: the game is over once one reaches the finish
-            for w in range(n):
-                if S[7] | S[8] and self.P[w] >= S[7] << 8 | S[8]:
-                    S[2] = 3
-                    S[3] = 255
+                if op == _OP_ROLL:
+                    S[_ROLL] = a
+        if op == _OP_ROLL or op > _OP_KLAXON:  # pieces moved: the game is over once one
+            for w in range(n):  # reaches the finish
+                if S[_FINISH] | S[_FINISH_LO] and self.P[w] >= S[_FINISH] << 8 | S[_FINISH_LO]:
+                    S[_PHASE] = _ENDED
+                    S[_TURN] = _NONE
         return 0
 
     def log(self, op, a, b, c, d):
@@ -180,8 +279,8 @@ class Referee:
             return
         self.w = 1  # the game changed: a save is due
         i = self.n
-        if i > 48 and (op < 3 or op > 6):
-            i = self.more(0).fold(self)
+        if i > _FOLD_AT and (op < _OP_ANSWER or op > _OP_REVEAL):
+            i = self.more(_OV_UNDO).fold(self)
         L = self.L
         L[i] = op
         L[i + 1] = a
@@ -199,13 +298,13 @@ class Referee:
              "resumed")
         o = (b"\x00\x17\x2a\x4e\x63\x73\x7a\x80\x84\x87\x8a\x91\x96\x9a\x9f\xa6\xaa\xae\xb0"
              b"\xb3\xb7\xbd\xc1\xc6\xcb\xd1\xda\xde\xe4\xeb")  # where each word ends in w
-        if i == 5:
+        if i == _W_REFUSED:  # the reason: refusal 2 is word 0
             a = (w[o[a[0] - 2]:o[a[0] - 1]],)
         print(w[o[i]:o[i + 1]], *a)
-        if i in b"\x07\x08\x09\x0f\x10\x18\x1c":  # then where every seat stands ...
-            print(w[o[17]:o[18]], *self.P[:self.S[0]])
-            if self.S[2] == 3:  # ... and whether the game is over
-                print(w[o[25]:o[26]])
+        if i in b"\x07\x08\x09\x0f\x10\x18\x1c":  # then where every seat stands (layout's
+            print(w[o[_W_AT]:o[_W_AT + 1]], *self.P[:self.S[_PLAYERS]])  # W_THEN_AT) ...
+            if self.S[_PHASE] == _ENDED:  # ... and whether the game is over
+                print(w[o[_W_GAME_OVER]:o[_W_GAME_OVER + 1]])
 
     def key(self, k):
         """Key ``k`` (0: the Klaxon, for whoever's turn it is): True when taken.
@@ -234,51 +333,52 @@ class Referee:
         """
         S = self.S
         u = self.u
-        ph = S[2]
-        if not k:
-            k = self.act(5)
+        ph = S[_PHASE]
+        if not k:  # the Klaxon
+            k = self.act(_OP_KLAXON)
             if k:
-                self.out(5, k)  # refused, and why
+                self.out(_W_REFUSED, k)  # refused, and why
                 return False
-            self.out(6, S[4], S[5])
+            self.out(_W_KLAXON, S[_CHALLENGER], S[_CHALLENGED])
             return True
-        if k == 5 and not u[0] and not (ph == 2 and u[3] | u[4]):  # undo
-            if self.act(0):
+        if k == _KEY_B_HELD and not u[_WHAT] and not (ph == _REVEAL and u[_RIGHT] | u[_WRONG]):
+            if self.act(_OP_UNDO):
                 return False
-            u[3] = u[4] = u[5] = u[6] = 0
-            self.out(7)
-        elif k == 6 and ph != 3:  # the end
-            u[0] = 0
-            self.act(9)
-            self.out(8)
-        elif u[0] == 1 or not u[0] and ph == 2:  # the reveal's marks, a penalty
-            k = self.more(1).key(self, k)
-        elif u[0] or k == 6 or k == 3 and not ph:  # entries: moving a piece, a new game
-            if self.n > 48:  # room in the log first, so that the entry's action never folds
-                self.more(0).fold(self)
-            k = self.more(3 if u[0] > 4 or ph == 3 else 2).key(self, k)
-        elif ph > 1 or k > 4 or k == 3 or ph and k == 2:
+            u[_RIGHT] = u[_WRONG] = u[_CHALLENGER_PEN] = u[_CHALLENGED_PEN] = 0
+            self.out(_W_UNDO)
+        elif k == _KEY_B_2S and ph != _ENDED:  # the end
+            u[_WHAT] = 0
+            self.act(_OP_END)
+            self.out(_W_END)
+        elif u[_WHAT] == _PENALTY or not u[_WHAT] and ph == _REVEAL:  # the reveal's marks, a
+            k = self.more(_OV_REVEAL).key(self, k)  # penalty
+        elif u[_WHAT] or k == _KEY_B_2S or k == _KEY_A_2S and not ph:  # entries: moving a
+            if self.n > _FOLD_AT:  # piece, a new game; room in the log first, so that the
+                self.more(_OV_UNDO).fold(self)  # entry's action never folds
+            k = self.more(_OV_OVER if u[_WHAT] > _BACKWARD or ph == _ENDED else _OV_ENTRY).key(
+                self, k)
+        elif ph > _ANSWERING or k > _KEY_B or k == _KEY_A_2S or ph and k == _KEY_A_HELD:
             return False  # nothing for it now
         elif ph:
-            self.out(20 if k == 1 else 21, S[3])
-            self.act(3 if k == 1 else 4)
-        elif k == 1:
+            self.out(_W_ANSWER if k == _KEY_A else _W_PASS, S[_TURN])
+            self.act(_OP_ANSWER if k == _KEY_A else _OP_PASS)
+        elif k == _KEY_A:
             a = self.dice(1, 6)
             b = self.dice(1, 6)
             c = self.dice(1, 6)
-            self.act(1, a * 36 + b * 6 + c - 43)
-            self.out(16, a, b, c)
-        elif k == 4:
-            self.act(2)
-            u[3] = u[4] = u[5] = u[6] = 0
-            self.out(18, S[1])
-        else:
-            self.out(19, S[1])
-            self.act(7)
+            self.act(_OP_ROLL, a * 36 + b * 6 + c - 43)
+            self.out(_W_ROLL, a, b, c)
+        elif k == _KEY_B:
+            self.act(_OP_ASK)
+            u[_RIGHT] = u[_WRONG] = u[_CHALLENGER_PEN] = u[_CHALLENGED_PEN] = 0
+            self.out(_W_ASK, S[_QM])
+        else:  # A held: miss a go
+            self.out(_W_MISS, S[_QM])
+            self.act(_OP_MISS)
         self.more()
         return k
 
-    def more(self, k=4):
+    def more(self, k=_OV_TIDY):
         """Overlay ``k`` (0 qiklaxon/undo.py, 1 reveal.py, 2 entry.py, 3 over.py), loaded
         if it is not, the others dropped first: at most one is in RAM. ``more()``: drop
         those the state does not need now (the reveal's while it is under way, entry.py's
@@ -287,15 +387,17 @@ class Referee:
         import sys
 
         S = self.S
-        u = self.u[0]
-        for i in range(4):
+        u = self.u[_WHAT]
+        for i in range(_OV_TIDY):
             n = ("undo", "reveal", "entry", "over")[i]
-            if i != k and (k < 4 or not (i == 1 and S[2] == 2 or i == 2 and 1 < u < 5 or
-                                         i == 3 and (S[2] == 3 or u > 4))):
+            if i != k and (k < _OV_TIDY or not (
+                    i == _OV_REVEAL and S[_PHASE] == _REVEAL or
+                    i == _OV_ENTRY and _PENALTY < u < _NEW_PLAYERS or
+                    i == _OV_OVER and (S[_PHASE] == _ENDED or u > _BACKWARD))):
                 sys.modules.pop("qiklaxon." + n, None)
                 if hasattr(sys.modules["qiklaxon"], n):
                     delattr(sys.modules["qiklaxon"], n)
-        if k < 4:
+        if k < _OV_TIDY:
             return __import__("qiklaxon." + ("undo", "reveal", "entry", "over")[k], None,
                               None, ("key",))
 
@@ -325,35 +427,35 @@ class Referee:
         The body is: version 2, ``B``, ``Q`` (little-endian), the log.
         """
         j = self.j
-        n = 40 + self.n
-        size = len(j[0])
-        q = (j[2] + 1) & 0xFFFF
-        r = bytearray(n + 7)
-        r[0] = 0x51
-        r[1] = q >> 8
-        r[2] = q & 255
-        r[3] = n
-        r[4] = 2
-        r[5:24] = self.B
-        for i in range(10):
-            r[24 + 2 * i] = self.Q[i] & 255
-            r[25 + 2 * i] = self.Q[i] >> 8 & 255
-        r[44:n + 4] = self.L[:self.n]
-        i = check(r, n + 4)
-        r[n + 4] = i >> 8
-        r[n + 5] = i & 255
-        if not j[1]:  # ping-pong: the half without the newest record
-            i = size // 2 if j[3] == 0 and j[2] >= 0 else 0
-        elif j[4] + n + 7 <= size:  # log: append in the erased tail
-            i = j[4]
+        n = _BODY_LOG + self.n  # the body's length
+        size = len(j[_J_NVM])
+        q = (j[_J_SEQ] + 1) & 0xFFFF
+        r = bytearray(n + _R_MORE)
+        r[0] = _MAGIC
+        r[_R_SEQ] = q >> 8
+        r[_R_SEQ + 1] = q & 255
+        r[_R_LEN] = n
+        r[_R_BODY] = _VERSION
+        r[_R_BODY + _BODY_B:_R_BODY + _BODY_Q] = self.B
+        for i in range(_SEATS):
+            r[(_R_BODY + _BODY_Q) + 2 * i] = self.Q[i] & 255
+            r[(_R_BODY + _BODY_Q + 1) + 2 * i] = self.Q[i] >> 8 & 255
+        r[_R_BODY + _BODY_LOG:n + _R_BODY] = self.L[:self.n]
+        i = check(r, n + _R_BODY)  # the check follows the body
+        r[n + _R_BODY] = i >> 8
+        r[n + (_R_BODY + 1)] = i & 255
+        if not j[_J_LOG]:  # ping-pong: the half without the newest record
+            i = size // 2 if j[_J_AT] == 0 and j[_J_SEQ] >= 0 else 0
+        elif j[_J_TAIL] + n + _R_MORE <= size:  # log: append in the erased tail
+            i = j[_J_TAIL]
         else:  # log full: the sector anew, holding only this record
             i = 0
-            r.extend(b"\xff" * (size - n - 7))
-        j[0][i:i + len(r)] = r
+            r.extend(b"\xff" * (size - n - _R_MORE))
+        j[_J_NVM][i:i + len(r)] = r
         self.w = 0
-        j[2] = q
-        j[3] = i
-        j[4] = i + n + 7
+        j[_J_SEQ] = q
+        j[_J_AT] = i
+        j[_J_TAIL] = i + n + _R_MORE
 
 
 def check(d, n):

@@ -87,3 +87,280 @@ def boot_out(profile):
 def table(field, boards=BOARDS):
     """{profile: that field} for ``boards`` (default: the real boards)."""
     return {p: BY_PROFILE[p][field] for p in boards}
+
+
+# ---------------------------------------------------------------------------------------
+# The names of the numbers (issue 18): every slot, op code, colour and field, once.
+#
+# The board cannot afford names as attributes or globals (each is an interned string in
+# its RAM), so each device module holds the ones it uses as ``_NAME = const(n)``: private
+# constants compile to the bare number and cost nothing (docs: conventions.md). This is
+# the source those copies are held to: tests/test_names.py checks that every ``_NAME =
+# const(n)`` in a device module is ``NAME`` here, and that no bare number indexes the
+# arrays named below or picks an op code, a console word or an overlay. Host tools and
+# tests use these names too (``d.f[layout.FAULT]``, not ``d.f[15]``).
+#
+# A device module, on CPython (tests, the simulator) as on the board:
+#
+#     if __debug__:  # CPython needs const; the Express's mpy-cross -O3 drops the import
+#         from micropython import const
+#     _PHASE = const(2)
+
+# The referee's state: Referee.S (bytearray, 19), and B, its copy before the log
+S_SLOTS = 19
+PLAYERS = 0  # players (2..10)
+QM = 1  # seat of the Question Master
+PHASE = 2  # the phase (below)
+TURN = 3  # seat answering now (NONE: none)
+CHALLENGER = 4  # the Klaxon's challenger (NONE: none); kept until the next ask
+CHALLENGED = 5  # ... and the challenged
+ROLL = 6  # last roll: (red-1)*36 + (white-1)*6 + (blue-1) (NONE: none)
+FINISH = 7  # 7, 8: the square that ends the game, big-endian (0: the QM ends it)
+FINISH_LO = 8
+DID = 9  # 9 + seat: what each seat did this question (below)
+SEATS = 10  # seats at most (Referee.P, Q: each seat's square)
+NONE = 255  # no seat, no roll, no sound, a button up
+# Phases (S[PHASE])
+BETWEEN = 0  # between questions
+ANSWERING = 1
+REVEAL = 2
+ENDED = 3  # the game is over
+# What a seat did (S[DID + seat])
+ANSWERED = 1  # (0: not yet)
+PASSED = 2
+
+# What is being entered: Referee.u (list, 7)
+U_SLOTS = 7
+WHAT = 0  # what (below; 0 nothing)
+COUNT = 1  # the count being entered
+SEAT = 2  # the seat being entered (or whose penalty)
+RIGHT = 3  # seats marked right in the reveal (bits)
+WRONG = 4  # ... marked wrong
+CHALLENGER_PEN = 5  # the challenger's Klaxon penalty
+CHALLENGED_PEN = 6  # the challenged's
+# What (u[WHAT])
+PENALTY = 1  # a Klaxon penalty for seat u[SEAT]
+WHICH = 2  # which seat to move
+FORWARD = 3  # how far forward
+BACKWARD = 4  # how far back
+NEW_PLAYERS = 5  # a new game's players
+NEW_QM = 6  # its first QM
+
+# Op codes (Referee.act), their arguments, and the log bytes each takes (core.py's _LEN:
+# the op and its argument bytes; undo is never logged)
+OP_UNDO = 0
+OP_ROLL = 1  # the dice code (ROLL's)
+OP_ASK = 2
+OP_ANSWER = 3
+OP_PASS = 4
+OP_KLAXON = 5
+OP_REVEAL = 6  # seats right as 16 bits (2 bytes), the challenger's penalty, the challenged's
+OP_MISS = 7  # miss a go
+OP_MOVE = 8  # seat, squares as 16 bits (2 bytes)
+OP_END = 9
+OP_NEW = 10  # players, first QM, finish as 16 bits (2 bytes)
+OP_LOG_BYTES = (0, 2, 1, 1, 1, 1, 5, 1, 4, 1, 5)
+# The phase each op up to OP_MOVE needs (OP_END: not ENDED; OP_NEW: ENDED)
+OP_PHASE = (BETWEEN, BETWEEN, BETWEEN, ANSWERING, ANSWERING, ANSWERING, REVEAL, BETWEEN,
+            BETWEEN)
+LOG_SIZE = 64  # log bytes at most (Referee.L holds 5 more: the longest op)
+FOLD_AT = 48  # between questions, a log past this folds first: a whole question's room
+
+# Refusals (what act() returns; 0: taken)
+NOT_NOW = 1  # not now, or nothing to undo
+NOBODY_ANSWERED = 2  # the Klaxon's: nobody has answered yet
+NO_QUESTION = 3  # ... no question running
+HAD_KLAXON = 4  # ... this question already had its Klaxon
+ALL_ANSWERED = 5  # ... everyone has answered
+GAME_OVER = 6  # ... the game is over
+BAD_ARG = 7  # an argument the board cannot take
+
+# Keys (Referee.key; what button A or B did when let go)
+KEY_DOWN = -1  # (Device.press: a button going down, which lets go of another held)
+KEY_KLAXON = 0
+KEY_A = 1
+KEY_A_HELD = 2
+KEY_A_2S = 3  # A held 2 s
+KEY_B = 4
+KEY_B_HELD = 5
+KEY_B_2S = 6
+
+# Console words (Referee.out(word, numbers...)); tools/events.py reads the lines
+WORDS = ("nobody has answered yet", "no question running",
+         "this question already had its Klaxon", "everyone has answered", "the game is over",
+         "refused", "klaxon", "undo", "end", "new", "players", "first", "seat", "count",
+         "penalty", "move", "roll", "at", "ask", "miss", "answer", "pass", "right", "wrong",
+         "reveal", "game over", "back", "unmark", "resumed")
+W_REFUSED = 5  # its number is a refusal (2..6): the word is WORDS[refusal - 2]
+W_KLAXON = 6
+W_UNDO = 7
+W_END = 8
+W_NEW = 9
+W_PLAYERS = 10
+W_FIRST = 11
+W_SEAT = 12
+W_COUNT = 13
+W_PENALTY = 14
+W_MOVE = 15
+W_ROLL = 16
+W_AT = 17
+W_ASK = 18
+W_MISS = 19
+W_ANSWER = 20
+W_PASS = 21
+W_RIGHT = 22
+W_WRONG = 23
+W_REVEAL = 24
+W_GAME_OVER = 25
+W_BACK = 26
+W_UNMARK = 27
+W_RESUMED = 28
+# After these words the console says where every seat stands ("at ...")
+W_THEN_AT = (W_UNDO, W_END, W_NEW, W_MOVE, W_ROLL, W_REVEAL, W_RESUMED)
+
+# Overlays (Referee.more(overlay)); one in RAM at a time
+OV_UNDO = 0  # qiklaxon/undo.py
+OV_REVEAL = 1  # qiklaxon/reveal.py
+OV_ENTRY = 2  # qiklaxon/entry.py
+OV_OVER = 3  # qiklaxon/over.py
+OV_TIDY = 4  # more(): none loaded; those the state does not need dropped
+OVERLAYS = ("undo", "reveal", "entry", "over")
+
+# The saved game: Referee.j (list, 5)
+J_NVM = 0  # the nvm
+J_LOG = 1  # its layout: True an append log, False ping-pong
+J_SEQ = 2  # seq of the newest record (-1: none)
+J_AT = 3  # where it starts
+J_TAIL = 4  # where a log's erased tail starts
+# A record: MAGIC | seq (2, big-endian) | length | body | Fletcher-16 (2) | 0x00
+MAGIC = 0x51  # 'Q'
+R_SEQ = 1
+R_LEN = 3
+R_BODY = 4  # the body: VERSION, B, Q (little-endian), the log
+R_MORE = 7  # a record's bytes besides its body
+VERSION = 2
+BODY_B = 1
+BODY_Q = 20
+BODY_LOG = 40
+
+# The Device's parts (Device.p): hardware/device.py's _K ... and f, t
+K = 0  # the Klaxon's adafruit_debouncer.Debouncer
+R = 1  # the referee (qiklaxon.core.Referee), or None: a pure Klaxon
+BUT = 2  # buttons A, B: each (DigitalInOut, level released, keys ladder, ms held for each)
+OUT = 3  # the sound's output (an audio output or voice, or a PWMOut)
+SND = 4  # the klaxon, denied and blip: samples, or tone tables and the DAC's wave
+EN = 5  # the speaker enable pin, or None
+SW = 6  # the slide switch, or None
+PX = 7  # the NeoPixels, or None
+LED = 8  # the LED, or None
+SLEEP = 9  # sleep(device, now): deep sleep until the Klaxon (hardware/power.py), or None
+WD = 10  # the watchdog, or None
+FLAGS = 11  # Device.f
+TIMES = 12  # Device.t
+# A button (Device.p[BUT][i])
+B_IO = 0  # its DigitalInOut
+B_UP = 1  # its level when released
+B_KEYS = 2  # its ladder of keys
+B_MS = 3  # the ms held that reach each
+# The sounds (Device.p[SND][i], Device.play(i))
+SOUND_KLAXON = 0
+SOUND_DENIED = 1
+SOUND_BLIP = 2
+SOUND_WAVE = 3  # the Express's DAC wave (tone builds; None on a piezo)
+# Flags and small values (Device.f, bytearray)
+F_SLOTS = 27
+ARM = 0  # the Klaxon was released long enough: its next press counts
+STUCK = 1  # the Klaxon is held down too long (or was at power-on)
+UP = 2  # the Klaxon debouncer's bits (debounced, unstable) while released: 0 or 3
+CUR = 3  # the sound playing (NONE: none)
+PEND = 4  # the sound waiting for the klaxon to end (NONE: none)
+MUTE = 5
+SWM = 6  # the slide switch's level when muted
+FL = 7  # the ring flashes colours a | b << 4 (0: no flash)
+DIRTY = 8  # the scene changed: draw it
+ANIM = 9  # something blinks: draw at each 128 ms step
+PH = 10  # the step drawn
+PV = 11  # a held button's preview, colour | pattern << 4 (0: none)
+N = 12  # passes, modulo 256
+DUE = 13  # a save is due at t[SV]
+NB = 14  # buttons (0 to 2)
+FAULT = 15  # a fault: a pure Klaxon until t[FT] + 5 s
+NP = 16  # pixels
+TONE = 17  # the sounds are tone sweeps
+SEG = 18  # the sweep's segment
+LV = 19  # 19, 20: the level each button has reached while held (NONE: up)
+RAW = 21  # 21, 22: each button's last sample << 1 | its level taken
+CCW = 23  # the pixels are numbered counter-clockwise (seen from above, face up)
+DICE = 24  # the ring shows the roll (since t[DT]) until the next action
+WOKE = 25  # the board woke from deep sleep on the Klaxon: that press counts
+SPAN = 26  # the Klaxon's contact has closed since it was last open GL ticks
+# Times (ticks) and numbers (Device.t, list)
+T_SLOTS = 19
+KT = 0  # the Klaxon's last edge
+FLT = 1  # the flash ends
+SV = 2  # a save is due
+LAST = 3  # the last press or sound
+FT = 4  # the fault
+REARM = 5  # ms the Klaxon must be released before its next press counts
+HELD = 6  # ms held before the Klaxon counts as stuck
+IDLE = 7  # ms idle before sleeping
+DUTY = 8  # a piezo's duty cycle (the volume)
+T0 = 9  # the sweep's segment started
+TN = 10  # the sweep's next step
+HZ = 11  # the pitch now
+BT = 12  # 12, 13: when each button went down
+SMP = 14  # when the buttons were last sampled
+DT = 15  # the roll shown since
+KR = 16  # the Klaxon's contact last seen closed
+KS = 17  # ... first seen closed, after GL ticks open
+GL = 18  # QK_GLITCH_MS + 1: ticks from the first closing to a klaxon
+TICKS = 0x1FFFFFFF  # ticks_ms() wraps at 2**29: (now + ms) & TICKS is ticks_add
+
+# Colours (a pixel's is colour | second colour << 4): Okabe-Ito, white, a dim grey, and
+# the red die; hardware/device.py's draw() has their RGB in this order
+OFF = 0
+WHITE = 1
+YELLOW = 2
+GREEN = 3
+GREY = 4
+VERMILLION = 5
+SKY = 6
+ORANGE = 7
+PURPLE = 8
+BLUE = 9
+RED = 10
+# Patterns (a pixel's pattern << 4), in 128 ms steps of 8: the colour while lit, else the
+# second colour (0: steady)
+SLOW = 1  # 4 steps each
+FAST = 2  # 1 step each
+
+# The profile's fields: PROFILE in hardware/profile_*.py (tools/simboard/simprofiles.py's
+# FIELDS, in this order)
+P_KLAXON = 0  # (pin, pressed reads high?)
+P_A = 1  # the same, or None: not wired
+P_B = 2
+P_SWITCH = 3  # (pin, its level when muted) or None
+P_AUDIO = 4  # 0 DAC tones (audioio), 1 WAV files (audiopwmio), 2 a piezo (pwmio tones)
+P_SPEAKER = 5  # its pin
+P_SPEAKER_ENABLE = 6  # the amplifier's enable pin, or None
+P_PIXELS = 7  # (pin, how many, numbered counter-clockwise?)
+P_LED = 8  # an LED that flashes with the Klaxon, or None
+P_SLEEP = 9  # deep sleep until the Klaxon, where the port has alarm
+P_NVM = 10  # saved-game layout: True an append log (RP2040), False ping-pong
+P_WATCHDOG = 11  # the port has a watchdog
+PROFILE_FIELDS = ("klaxon", "a", "b", "switch", "audio", "speaker", "speaker_enable", "pixels",
+                  "led", "sleep", "nvm", "watchdog")
+# Inside a field: a pin's (pin, level) pair, the pixels' (pin, count, counter-clockwise?)
+PIN = 0
+LEVEL = 1  # pressed reads high?; the switch's level when muted
+PX_COUNT = 1
+PX_CCW = 2
+
+# The settings (hardware/settings.py's read(): values in the order of its KEYS)
+SETTINGS = ("QK_BOARD", "QK_PLAYERS", "QK_FIRST_QM", "QK_FINISH", "QK_KLAXON_ONLY", "QK_VOLUME",
+            "QK_MUTE", "QK_BRIGHTNESS", "QK_PIXELS", "QK_PIN_KLAXON", "QK_PIN_A", "QK_PIN_B",
+            "QK_PIN_SPEAKER", "QK_PIN_PIXELS", "QK_AUDIO", "QK_GLITCH_MS", "QK_REARM_MS",
+            "QK_LONG_MS", "QK_STUCK_S", "QK_SLEEP_MIN", "QK_PIXELS_CCW")
+for _i, _k in enumerate(SETTINGS):
+    globals()[_k] = _i  # QK_BOARD = 0, QK_PLAYERS = 1, ...
+del _i, _k
