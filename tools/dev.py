@@ -6,7 +6,8 @@
     python3 tools/dev.py web [--port N]       # the device in a browser, on 127.0.0.1
 
 Each first makes ``.venv`` beside this repo and installs requirements-dev.txt
-into it (again only when that file changes), then runs inside it.
+into it at the versions requirements.lock pins (again only when one of them
+changes), then runs inside it.
 """
 
 import hashlib
@@ -20,6 +21,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 VENV = os.path.join(ROOT, ".venv")
 PY = os.path.join(VENV, "bin", "python")
 REQS = os.path.join(ROOT, "requirements-dev.txt")
+LOCK = os.path.join(ROOT, "requirements.lock")  # exact versions: what CI tested
 STAMP = os.path.join(VENV, ".requirements-sha256")
 # The host suite: every test but the browser lane's, on every core (pytest-xdist)
 HOST_SUITE = ["-n", "auto", "tests", "--ignore=tests/test_web.py"]
@@ -29,7 +31,7 @@ PYTEST_FLAGS = ["-q", "-rs", "-p", "no:cacheprovider"]
 
 def _digest():
     h = hashlib.sha256()
-    for name in ("requirements-dev.txt", "requirements.txt"):
+    for name in ("requirements-dev.txt", "requirements.txt", "requirements.lock"):
         with open(os.path.join(ROOT, name), "rb") as f:
             h.update(f.read())
     return h.hexdigest()
@@ -44,7 +46,7 @@ def ensure_venv():
     if have != want:
         print("dev: installing requirements-dev.txt into .venv", flush=True)
         subprocess.check_call([PY, "-m", "pip", "install", "-q", "--disable-pip-version-check",
-                               "-r", REQS], cwd=ROOT)
+                               "-r", REQS, "-c", LOCK], cwd=ROOT)
         with open(STAMP, "w") as f:
             f.write(want)
 
