@@ -35,8 +35,13 @@ below, and every name is short (each one stays in RAM). Console lines are
 short words and numbers; tools/events.py makes sentences and JSON of them.
 """
 
-from micropython import const
 from adafruit_ticks import ticks_diff, ticks_ms
+
+if __debug__:  # CPython needs const; the Express's mpy-cross -O3 drops this import
+    from micropython import const
+
+# The names of the numbers: lib/qiklaxon/layout.py has them all (and the referee's, below),
+# and tests/test_names.py holds these copies to it; const() makes them cost nothing here.
 
 # The parts (Device.p), from hardware/start.py and qiklaxon/restore.py
 _K = const(0)  # the Klaxon's adafruit_debouncer.Debouncer
@@ -50,6 +55,16 @@ _PX = const(7)  # the NeoPixels, or None
 _LED = const(8)  # the LED, or None
 _SLEEP = const(9)  # sleep(device, now): deep sleep until the Klaxon (hardware/power.py), or None
 _WD = const(10)  # the watchdog, or None
+_FLAGS = const(11)  # Device.f
+_TIMES = const(12)  # Device.t
+# A button (p[_BUT][i]); the sounds (p[_SND][i])
+_B_UP = const(1)  # its level when released
+_B_KEYS = const(2)  # its ladder of keys
+_SOUND_KLAXON = const(0)
+_SOUND_DENIED = const(1)
+_SOUND_BLIP = const(2)
+_SOUND_WAVE = const(3)  # the DAC's wave (None: a piezo)
+_NONE = const(255)  # no sound; a button up
 # Flags and small values (Device.f)
 _ARM = const(0)  # the Klaxon was released long enough: its next press counts
 _STUCK = const(1)  # the Klaxon is held down too long (or was at power-on)
@@ -105,11 +120,37 @@ _YELLOW = const(2)
 _GREEN = const(3)
 _GREY = const(4)
 _VERMILLION = const(5)
+_SKY = const(6)
 _ORANGE = const(7)
 _PURPLE = const(8)
 # Patterns, in 128 ms steps of 8: the colour while lit, else the second colour
 _SLOW = const(1)  # 4 steps each
 _FAST = const(2)  # 1 step each
+# The referee's (qiklaxon/core.py): its state S, the entry u, keys and overlays
+_PLAYERS = const(0)
+_QM = const(1)
+_PHASE = const(2)
+_TURN = const(3)
+_CHALLENGER = const(4)
+_CHALLENGED = const(5)
+_ROLL = const(6)
+_DID = const(9)
+_ANSWERING = const(1)
+_REVEAL = const(2)
+_ENDED = const(3)
+_ANSWERED = const(1)
+_WHAT = const(0)
+_RIGHT = const(3)
+_WRONG = const(4)
+_PENALTY = const(1)
+_NEW_PLAYERS = const(5)
+_KEY_DOWN = const(-1)
+_KEY_KLAXON = const(0)
+_KEY_A = const(1)
+_OV_UNDO = const(0)
+_OV_REVEAL = const(1)
+_OV_ENTRY = const(2)
+_OV_OVER = const(3)
 
 
 class Device:
@@ -120,8 +161,8 @@ class Device:
         self.p = p
         self.k = p[_K]
         self.r = p[_R]
-        self.f = p[11]
-        self.t = p[12]
+        self.f = p[_FLAGS]
+        self.t = p[_TIMES]
         self.c = bytearray(2 * self.f[_NP])
         self.render()  # the table as it stands: the QM, or the saved game's question
         if self.f[_WOKE]:  # a pin alarm woke the board: that was a press of the Klaxon,
@@ -187,12 +228,12 @@ class Device:
                     self.button(1, n)
                 if s & 7:
                     return
-            if f[_CUR] != 255 and not (self.step(n) if f[_TONE] else p[_OUT].playing):
-                f[_CUR] = 255
+            if f[_CUR] != _NONE and not (self.step(n) if f[_TONE] else p[_OUT].playing):
+                f[_CUR] = _NONE
                 t[_LAST] = n
                 if p[_EN]:
                     p[_EN].value = False
-                if f[_PEND] != 255:
+                if f[_PEND] != _NONE:
                     self.play(f[_PEND], n)
             if f[_DIRTY] or f[_ANIM] and (n >> 7 & 7) != f[_PH]:
                 self.draw(n)
@@ -201,7 +242,7 @@ class Device:
             # the chores, every 256th pass: the watchdog, sleeping, saving, a fault's end
             if p[_WD]:
                 p[_WD].feed()
-            if p[_SLEEP] and not f[_STUCK] and f[_CUR] == 255 and ticks_diff(
+            if p[_SLEEP] and not f[_STUCK] and f[_CUR] == _NONE and ticks_diff(
                     n, t[_LAST]) >= t[_IDLE]:
                 p[_SLEEP](self, n)  # deep sleep until the Klaxon (hardware/power.py)
             if f[_DUE] and ticks_diff(n, t[_SV]) >= 0:
@@ -211,7 +252,7 @@ class Device:
             if f[_FAULT] and ticks_diff(n, t[_FT]) >= 5000:
                 f[_FAULT] = 0  # try again; another fault starts the wait again
                 if self.r:
-                    self.r.more(0).reset(self.r)
+                    self.r.more(_OV_UNDO).reset(self.r)
                     self.r.more()
                 print("fault cleared: the referee is back")
                 self.render()
@@ -238,18 +279,18 @@ class Device:
         f = self.f
         t = self.t
         t[_LAST] = n
-        if k < 1:
+        if k <= _KEY_KLAXON:  # the Klaxon, or a button going down
             for i in range(len(self.p[_BUT])):
                 w = f[_LV + i]
                 b = self.p[_BUT][i]
-                if w == 255 and not k and f[_RAW + i] >> 1 != b[1] == f[_RAW + i] & 1 and \
+                if w == _NONE and not k and f[_RAW + i] >> 1 != b[_B_UP] == f[_RAW + i] & 1 and \
                         ticks_diff(t[_KS], t[_SMP]) >= 0:  # read down, not taken yet, and
                     w = 0  # that sample was before the Klaxon's first contact: it counts first
-                    f[_RAW + i] = 3 - 3 * b[1]
-                if w != 255:
-                    f[_LV + i] = 255
+                    f[_RAW + i] = 3 - 3 * b[_B_UP]
+                if w != _NONE:
+                    f[_LV + i] = _NONE
                     f[_PV] = 0
-                    self.press(b[2][w], n)
+                    self.press(b[_B_KEYS][w], n)
             if k:
                 return
         r = self.r
@@ -260,11 +301,11 @@ class Device:
             except Exception as e:
                 self.crash(e)
         elif k:  # a fault: A and B wait for the referee
-            self.play(1, n)
+            self.play(_SOUND_DENIED, n)
             return
         else:
             print("klaxon sounded")
-        self.play(2 if k and ok else 1 if not ok else 0, n)
+        self.play(_SOUND_BLIP if k and ok else _SOUND_DENIED if not ok else _SOUND_KLAXON, n)
         if ok:
             if not k:
                 f[_FL] = _VERMILLION | _WHITE << 4
@@ -273,7 +314,7 @@ class Device:
                 f[_DUE] = 1
                 t[_SV] = (n + 1000) & _TICKS
                 # A taken between questions, nothing being entered: a roll; the ring shows it
-                f[_DICE] = k == 1 and not r.S[2] and not r.u[0]
+                f[_DICE] = k == _KEY_A and not r.S[_PHASE] and not r.u[_WHAT]
                 t[_DT] = n
         try:
             self.render()
@@ -295,20 +336,20 @@ class Device:
         v = f[_LV + i]
         if s & 4:
             if (s ^ up) & 1:  # pressed: any other button held counts first
-                self.press(-1, n)
+                self.press(_KEY_DOWN, n)
                 t[_BT + i] = n
                 f[_LV + i] = 0
-            elif v != 255:
-                f[_LV + i] = 255
+            elif v != _NONE:
+                f[_LV + i] = _NONE
                 f[_PV] = 0
                 self.press(keys[v], n)
-        elif v != 255 and v + 1 < len(keys) and ticks_diff(n, t[_BT + i]) >= ms[v + 1]:
+        elif v != _NONE and v + 1 < len(keys) and ticks_diff(n, t[_BT + i]) >= ms[v + 1]:
             f[_LV + i] = v = v + 1  # held long enough for its next meaning: show it
             # by key: orange slow (A held), sky fast (A held 2 s), grey (B), blue slow (B held),
             # green fast (B held 2 s: the end), white fast (a new game, when it is over)
             s = b"\x00\x00\x17\x26\x04\x19\x23"[keys[v]]
-            if s == 0x23 and self.r and self.r.S[2] == 3:
-                s = 0x21
+            if s == _GREEN | _FAST << 4 and self.r and self.r.S[_PHASE] == _ENDED:
+                s = _WHITE | _FAST << 4
             f[_PV] = s
             self.render()
 
@@ -316,12 +357,12 @@ class Device:
         """Start sound ``i`` (0 klaxon, 1 denied, 2 blip); during the klaxon the others wait."""
         p = self.p
         f = self.f
-        if f[_CUR] == 0 and i:  # one sound after the klaxon: the buzz if any press was refused
+        if f[_CUR] == _SOUND_KLAXON and i:  # one sound after the klaxon: the buzz if any press was refused
             if i < f[_PEND]:
                 f[_PEND] = i
             return
         if i:  # (a klaxon keeps the sound that waits for it)
-            f[_PEND] = 255
+            f[_PEND] = _NONE
         s = p[_SND][i]
         if s is None or f[_MUTE] or p[_SW] and p[_SW].value == f[_SWM]:
             return
@@ -362,19 +403,19 @@ class Device:
         o = p[_OUT]
         if not self.f[_TONE]:
             o.stop()
-        elif p[_SND][3] is None:  # a piezo
+        elif p[_SND][_SOUND_WAVE] is None:  # a piezo
             if hz > 0:
                 o.frequency = hz
             o.duty_cycle = t[_DUTY] if hz > 0 else 0
         elif hz != t[_HZ]:  # the DAC's wave
             if hz > 0:
-                p[_SND][3].sample_rate = 16 * hz
-                o.play(p[_SND][3], loop=True)
+                p[_SND][_SOUND_WAVE].sample_rate = 16 * hz
+                o.play(p[_SND][_SOUND_WAVE], loop=True)
             else:
                 o.stop()
         t[_HZ] = hz
         if hz < 0:
-            self.f[_CUR] = 255
+            self.f[_CUR] = _NONE
             if p[_EN]:
                 p[_EN].value = False
 
@@ -398,7 +439,7 @@ class Device:
         d = f[_DICE] and not f[_FL] | f[_PV] | f[_STUCK] | f[_FAULT] and self.r
         if d:
             f[_ANIM] = 1
-            w = d.more(2).dice(d.S[6], ticks_diff(n, self.t[_DT]) >> 7, np)
+            w = d.more(_OV_ENTRY).dice(d.S[_ROLL], ticks_diff(n, self.t[_DT]) >> 7, np)
         if self.p[_LED]:
             self.p[_LED].value = f[_FL] and not ph & 1 or w > 0
         px = self.p[_PX]
@@ -433,30 +474,31 @@ class Device:
         if k or not r:
             return
         S = r.S
-        n = S[0]
+        n = S[_PLAYERS]
         u = r.u
-        m = u[0]
-        if m or S[2] == 3:  # a penalty (reveal.py), a move (entry.py), the end or a new
-            r.more(1 if m == 1 else 2 if 1 < m < 5 else 3).draw(r, c, np)  # game (over.py)
+        m = u[_WHAT]
+        if m or S[_PHASE] == _ENDED:  # a penalty (reveal.py), a move (entry.py), the end or
+            r.more(_OV_REVEAL if m == _PENALTY else _OV_ENTRY if _PENALTY < m < _NEW_PLAYERS
+                   else _OV_OVER).draw(r, c, np)  # a new game (over.py)
             return
         q = 1  # in the reveal: the first answer not marked yet, in answering order
         for s in range(n):
-            s = (S[1] + s) % n
-            w = S[9 + s] if S[2] else 0
-            k = (u[3] | u[4]) >> s & 1  # marked right or wrong
-            if s == S[1]:  # the QM white
+            s = (S[_QM] + s) % n
+            w = S[_DID + s] if S[_PHASE] else 0
+            k = (u[_RIGHT] | u[_WRONG]) >> s & 1  # marked right or wrong
+            if s == S[_QM]:  # the QM white
                 k = _WHITE
-            elif S[2] == 1 and s == S[3]:  # answering: yellow, blinking slowly
+            elif S[_PHASE] == _ANSWERING and s == S[_TURN]:  # answering: yellow, blinking slowly
                 k = _YELLOW | _SLOW << 4
-            elif S[2] == 2 and k:  # marked: green right, orange wrong
-                k = _GREEN if u[3] >> s & 1 else _ORANGE
-            elif S[2] == 2 and w == 1 and q:  # the answer to mark: yellow, blinking fast
-                k = _YELLOW | _FAST << 4
+            elif S[_PHASE] == _REVEAL and k:  # marked: green right, orange wrong
+                k = _GREEN if u[_RIGHT] >> s & 1 else _ORANGE
+            elif S[_PHASE] == _REVEAL and w == _ANSWERED and q:  # the answer to mark: yellow,
+                k = _YELLOW | _FAST << 4  # blinking fast
                 q = 0
-            elif S[2] == 2 and s == S[4]:  # the challenger: vermillion, blinking fast
-                k = _VERMILLION | _FAST << 4
-            elif S[2] == 2 and s == S[5]:  # the challenged: sky, blinking slowly
-                k = 6 | _SLOW << 4
+            elif S[_PHASE] == _REVEAL and s == S[_CHALLENGER]:  # the challenger: vermillion,
+                k = _VERMILLION | _FAST << 4  # blinking fast
+            elif S[_PHASE] == _REVEAL and s == S[_CHALLENGED]:  # the challenged: sky, blinking
+                k = _SKY | _SLOW << 4  # slowly
             else:  # answered, passed
                 k = (0, _GREEN, _GREY)[w]
             i = s * np // n if np >= n else s
