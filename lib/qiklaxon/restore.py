@@ -15,6 +15,46 @@ import sys
 
 from qiklaxon.core import check
 
+if __debug__:  # CPython needs const; the Express's mpy-cross -O3 drops this import
+    from micropython import const
+
+# The names of the numbers (lib/qiklaxon/layout.py; tests/test_names.py holds them to it)
+_PLAYERS = const(0)
+_QM = const(1)
+_PHASE = const(2)
+_TURN = const(3)
+_CHALLENGER = const(4)
+_CHALLENGED = const(5)
+_ROLL = const(6)
+_FINISH = const(7)
+_FINISH_LO = const(8)
+_DID = const(9)
+_SEATS = const(10)
+_NONE = const(255)
+_PASSED = const(2)
+_LOG_SIZE = const(64)
+_W_NEW = const(9)
+_W_RESUMED = const(28)
+_OV_UNDO = const(0)
+_J_SEQ = const(2)
+_J_AT = const(3)
+_J_TAIL = const(4)
+_MAGIC = const(0x51)
+_R_SEQ = const(1)
+_R_LEN = const(3)
+_R_BODY = const(4)
+_R_MORE = const(7)
+_VERSION = const(2)
+_BODY_B = const(1)
+_BODY_Q = const(20)
+_BODY_LOG = const(40)
+# The device's (hardware/device.py)
+_FL = const(7)
+_KT = const(0)
+_FLT = const(1)
+_TICKS = const(0x1FFFFFFF)
+_PURPLE = const(8)
+
 
 def restore(p):
     """The ``Device``'s parts from hardware/start.py's: the referee added."""
@@ -40,33 +80,33 @@ def restore(p):
             if saved is None and i:
                 print("nvm holds no valid saved game (damaged or foreign data): a new game "
                       "starts")
-                f[7] = 8
+                f[_FL] = _PURPLE
         except (ImportError, AttributeError, TypeError) as e:
             print("no saved game here (%r): a power cut loses the game" % e)
-            f[7] = 8
+            f[_FL] = _PURPLE
         if saved is not None:
             try:
                 ok = load(r, saved)
             except Exception:  # whatever a record that checks can hold: it is not a game
                 ok = False
             if ok:
-                r.more(0).reset(r)
+                r.more(_OV_UNDO).reset(r)
                 S = r.S
-                if S[0] != n or S[7] << 8 | S[8] != fin:
+                if S[_PLAYERS] != n or S[_FINISH] << 8 | S[_FINISH_LO] != fin:
                     print("settings.toml: QK_PLAYERS = %d, QK_FINISH = %d; the saved game has "
                           "%d players and finish %d, and goes on; the next new game takes "
                           "QK_FINISH (its players are set at the table)"
-                          % (n, fin, S[0], S[7] << 8 | S[8]))
+                          % (n, fin, S[_PLAYERS], S[_FINISH] << 8 | S[_FINISH_LO]))
             else:
                 print("the saved game is damaged: a new game starts")
-                f[7] = 8  # purple flashes: look at the console
+                f[_FL] = _PURPLE  # purple flashes: look at the console
                 saved = None
                 j = r.j
                 r = Referee(n, q, fin, dice)
                 r.j = j
-        if f[7]:  # purple flashes for two seconds: look at the console
-            t[1] = (t[0] + 2000) & 0x1FFFFFFF
-        r.out(28 if saved is not None else 9)
+        if f[_FL]:  # purple flashes for two seconds (from now: every time starts now): look
+            t[_FLT] = (t[_KT] + 2000) & _TICKS  # at the console
+        r.out(_W_RESUMED if saved is not None else _W_NEW)
         r.more()
     sys.modules.pop("qiklaxon.restore", None)
     if hasattr(sys.modules.get("qiklaxon"), "restore"):
@@ -82,45 +122,48 @@ def find(m, log):
     j = [m, log, -1, 0, 0]
     saved = None
     if log:  # the erased tail: after the last byte that is not 0xFF
-        j[4] = size
-        while j[4] and m[j[4] - 1] == 0xFF:
-            j[4] -= 1
+        j[_J_TAIL] = size
+        while j[_J_TAIL] and m[j[_J_TAIL] - 1] == 0xFF:
+            j[_J_TAIL] -= 1
     skip = 0
-    for at in range(j[4]) if log else (0, size // 2):
-        if at < skip or m[at] != 0x51 or at + 7 > size or at + 7 + m[at + 3] > size:
+    for at in range(j[_J_TAIL]) if log else (0, size // 2):
+        if at < skip or m[at] != _MAGIC or at + _R_MORE > size or (
+                at + _R_MORE + m[at + _R_LEN] > size):
             continue  # not a record's start: look from the next byte
-        end = at + 7 + m[at + 3]
-        raw = bytes(m[at:end])
+        end = at + _R_MORE + m[at + _R_LEN]
+        raw = bytes(m[at:end])  # (its last 3 bytes: the check, 0x00)
         if raw[-1] or check(raw, end - at - 3) != raw[-3] << 8 | raw[-2]:
             continue  # torn or foreign
-        seq = raw[1] << 8 | raw[2]
-        if j[2] < 0 or 0 < (seq - j[2]) & 0xFFFF < 0x8000:
-            j[2] = seq
-            j[3] = at
-            saved = raw[4:-3]
+        seq = raw[_R_SEQ] << 8 | raw[_R_SEQ + 1]
+        if j[_J_SEQ] < 0 or 0 < (seq - j[_J_SEQ]) & 0xFFFF < 0x8000:
+            j[_J_SEQ] = seq
+            j[_J_AT] = at
+            saved = raw[_R_BODY:-3]
         skip = end
     return j, saved
 
 
 def load(r, data):
     """Take a saved game (a record's body, ``Referee.save``) into ``r``; False if it is not a valid one."""
-    k = len(data) - 40
-    if k < 0 or k > 64 or data[0] != 2:
+    k = len(data) - _BODY_LOG  # the log's length
+    if k < 0 or k > _LOG_SIZE or data[0] != _VERSION:
         return False
     B = r.B
-    B[:] = data[1:20]
-    n = B[0]
-    c = B[4]
-    d = B[5]
-    if not 2 <= n <= 10 or B[1] >= n or B[2] % 3 or B[3] != 255 or (
-            215 < B[6] < 255) or (B[7] << 8 | B[8]) > 9999 or (
-            c & d != 255 and (c >= n or d >= n or c == d)):
+    B[:] = data[_BODY_B:_BODY_Q]
+    n = B[_PLAYERS]
+    c = B[_CHALLENGER]
+    d = B[_CHALLENGED]
+    # between questions or over (phase 0 or 3), nobody answering, a roll that dice make
+    # (215: three sixes), a finish that QK_FINISH can be, the Klaxon's parties both or neither
+    if not 2 <= n <= _SEATS or B[_QM] >= n or B[_PHASE] % 3 or B[_TURN] != _NONE or (
+            215 < B[_ROLL] < _NONE) or (B[_FINISH] << 8 | B[_FINISH_LO]) > 9999 or (
+            c & d != _NONE and (c >= n or d >= n or c == d)):
         return False
-    for s in range(10):
-        v = data[20 + 2 * s] | data[21 + 2 * s] << 8
+    for s in range(_SEATS):
+        v = data[_BODY_Q + 2 * s] | data[(_BODY_Q + 1) + 2 * s] << 8
         r.Q[s] = v - 65536 if v > 32767 else v
-        if B[9 + s] > 2 or s >= n and (B[9 + s] or v):
+        if B[_DID + s] > _PASSED or s >= n and (B[_DID + s] or v):
             return False
-    r.L[:k] = data[40:]
+    r.L[:k] = data[_BODY_LOG:]
     r.n = k
-    return r.more(0).replay(r, 99) >= 0
+    return r.more(_OV_UNDO).replay(r, 99) >= 0  # (99: past any log, so B stays)
