@@ -2,6 +2,62 @@
 
 import sys
 
+if __debug__:  # CPython needs const; the Express's mpy-cross -O3 drops this import
+    from micropython import const
+
+# The names of the numbers (lib/qiklaxon/layout.py; tests/test_names.py holds them to it).
+# The settings (hardware/settings.py's KEYS, in order):
+_QK_PLAYERS = const(1)
+_QK_FINISH = const(3)
+_QK_VOLUME = const(5)
+_QK_MUTE = const(6)
+_QK_BRIGHTNESS = const(7)
+_QK_PIXELS = const(8)
+_QK_PIN_SPEAKER = const(12)
+_QK_PIN_PIXELS = const(13)
+_QK_AUDIO = const(14)
+_QK_GLITCH_MS = const(15)
+_QK_REARM_MS = const(16)
+_QK_STUCK_S = const(18)
+_QK_SLEEP_MIN = const(19)
+_QK_PIXELS_CCW = const(20)
+# The profile's fields (hardware/profile_*.py), and inside them
+_P_SWITCH = const(3)
+_P_SPEAKER = const(5)
+_P_SPEAKER_ENABLE = const(6)  # (then _P_LED, two on)
+_P_PIXELS = const(7)
+_P_SLEEP = const(9)
+_P_NVM = const(10)
+_P_WATCHDOG = const(11)
+_PIN = const(0)
+_LEVEL = const(1)
+_PX_COUNT = const(1)
+_PX_CCW = const(2)
+# The device's flags (hardware/device.py's Device.f) and what they hold
+_F_SLOTS = const(27)
+_ARM = const(0)
+_STUCK = const(1)
+_UP = const(2)
+_CUR = const(3)
+_PEND = const(4)
+_MUTE = const(5)
+_SWM = const(6)
+_FL = const(7)
+_DIRTY = const(8)
+_NB = const(14)
+_NP = const(16)
+_TONE = const(17)
+_LV = const(19)
+_RAW = const(21)
+_CCW = const(23)
+_WOKE = const(25)
+_FLT = const(1)
+_TICKS = const(0x1FFFFFFF)
+_NONE = const(255)
+_PURPLE = const(8)
+_B_IO = const(0)
+_SOUND_WAVE = const(3)
+
 # The sounds as tone sweeps, for the builds that play tones rather than WAV files:
 # the Pico's piezo (``pwmio``) and the Circuit Playground Express, whose 16 KB heap
 # has no room for WAV files through ``audioio`` (a ``WaveFile`` makes the output keep
@@ -31,17 +87,17 @@ def start(p):
     prof = mod.PROFILE
     # Sound: each build wires its own (its profile's sound()): WAV samples through
     # audioio or audiopwmio and an audiomixer voice, or tones on a piezo
-    a = v[14]
+    a = v[_QK_AUDIO]
     if a and a not in ("piezo", "amp"):
         print("QK_AUDIO = %r is not 'piezo' or 'amp'; using the build's own" % a)
         bad += 1
     o = None
     snd = (None, None, None)
-    p = getattr(board, v[12] or prof[5], None)
+    p = getattr(board, v[_QK_PIN_SPEAKER] or prof[_P_SPEAKER], None)
     try:
         if p is None:
-            raise ValueError("no speaker pin %r" % (v[12] or prof[5]))
-        o, snd = mod.sound(p, v[5], a, wavs, TONES)
+            raise ValueError("no speaker pin %r" % (v[_QK_PIN_SPEAKER] or prof[_P_SPEAKER]))
+        o, snd = mod.sound(p, v[_QK_VOLUME], a, wavs, TONES)
     except (ImportError, ValueError, RuntimeError, OSError) as e:
         print("no sound: %r" % e)
         bad += 1
@@ -49,8 +105,9 @@ def start(p):
     en = [None, None]
     # The slide switch, the speaker's enable pin and the LED (driven low); a pin a
     # button took (settings) is in use: said, and done without
-    for i in (0, 1, 2):
-        n = (prof[3] or ("",))[0] if not i else prof[4 + 2 * i] or ""
+    for i in (0, 1, 2):  # (prof[(_P_SPEAKER_ENABLE - 2) + 2 * i]: the enable pin, the LED)
+        n = (prof[_P_SWITCH] or ("",))[_PIN] if not i else prof[
+            (_P_SPEAKER_ENABLE - 2) + 2 * i] or ""
         p = getattr(board, n, None)
         if p is not None:
             try:
@@ -67,63 +124,66 @@ def start(p):
                 sw = io
     # Lights: the ring or strip
     px = None
-    n = v[8] if v[8] >= 0 else prof[7][1]
+    n = v[_QK_PIXELS] if v[_QK_PIXELS] >= 0 else prof[_P_PIXELS][_PX_COUNT]
     if n:
-        p = getattr(board, v[13] or prof[7][0], None)
+        p = getattr(board, v[_QK_PIN_PIXELS] or prof[_P_PIXELS][_PIN], None)
         try:
             if p is None:
-                raise ValueError("QK_PIN_PIXELS = %r: no such pin" % v[13])
+                raise ValueError("QK_PIN_PIXELS = %r: no such pin" % v[_QK_PIN_PIXELS])
             import neopixel
 
-            px = neopixel.NeoPixel(p, n, brightness=v[7] / 100, auto_write=False)
+            px = neopixel.NeoPixel(p, n, brightness=v[_QK_BRIGHTNESS] / 100, auto_write=False)
         except (ImportError, ValueError) as e:
             print("no lights: %r" % e)
             bad += 1
             n = 0
     # Sleep until the Klaxon where the port has alarm; the watchdog where it has one
     sl = wd = woke = None
-    if prof[9] and v[19] or prof[11]:
-        sl, wd, woke = __import__("hardware.power", None, None, ("start",)).start(
-            kp[0], kp[1], kp[2], prof[9] and v[19], prof[11])
+    if prof[_P_SLEEP] and v[_QK_SLEEP_MIN] or prof[_P_WATCHDOG]:  # (kp: the Klaxon's io, pin,
+        sl, wd, woke = __import__("hardware.power", None, None, ("start",)).start(  # high?)
+            kp[0], kp[1], kp[2], prof[_P_SLEEP] and v[_QK_SLEEP_MIN], prof[_P_WATCHDOG])
         sys.modules.pop("hardware.power", None)
 
     # The device's flags and times (hardware/device.py: Device.f and Device.t)
     s = k.state & 1  # the Klaxon's bit now
     up = 0 if kp[2] else 1
-    f = bytearray(27)
-    f[0] = s == up  # armed, unless held at power-on ...
-    f[1] = s != up and woke is None  # ... where it is stuck until released
-    f[2] = 3 * up  # (the debouncer's debounced and unstable bits)
-    f[3] = f[4] = 255
-    f[5] = v[6] or not v[5]  # muted
-    f[6] = prof[3][1] if prof[3] else 0
-    f[8] = 1
-    f[14] = len(keys)  # buttons
-    f[16] = n  # pixels
-    f[17] = len(snd) == 4  # tones
-    f[19] = f[20] = 255
-    f[23] = prof[7][2] if v[20] < 0 else v[20]  # pixels numbered counter-clockwise
+    f = bytearray(_F_SLOTS)
+    f[_ARM] = s == up  # armed, unless held at power-on ...
+    f[_STUCK] = s != up and woke is None  # ... where it is stuck until released
+    f[_UP] = 3 * up  # (the debouncer's debounced and unstable bits)
+    f[_CUR] = f[_PEND] = _NONE
+    f[_MUTE] = v[_QK_MUTE] or not v[_QK_VOLUME]
+    f[_SWM] = prof[_P_SWITCH][_LEVEL] if prof[_P_SWITCH] else 0
+    f[_DIRTY] = 1
+    f[_NB] = len(keys)
+    f[_NP] = n
+    f[_TONE] = len(snd) > _SOUND_WAVE  # tones: the DAC's wave (or None) comes with them
+    f[_LV] = f[_LV + 1] = _NONE
+    f[_CCW] = prof[_P_PIXELS][_PX_CCW] if v[_QK_PIXELS_CCW] < 0 else v[_QK_PIXELS_CCW]
     for i in range(len(keys)):  # each button's first sample, and its level
-        f[21 + i] = 3 * keys[i][0].value
+        f[_RAW + i] = 3 * keys[i][_B_IO].value
     import adafruit_ticks
 
     now = adafruit_ticks.ticks_ms()  # every time starts now
-    t = [now, now, now, now, now, v[16], v[18] * 1000, v[19] * 60000 if sl else 0, 3277 * v[5],
-         now, now, 0, now, now, now, now, (now - 99) & 0x1FFFFFFF, now, v[15] + 1]
+    t = [now, now, now, now, now,  # _KT, _FLT, _SV, _LAST, _FT
+         v[_QK_REARM_MS], v[_QK_STUCK_S] * 1000, v[_QK_SLEEP_MIN] * 60000 if sl else 0,  # _REARM,
+         3277 * v[_QK_VOLUME], now, now, 0, now, now, now, now,  # _HELD, _IDLE; _DUTY, _T0,
+         (now - 99) & _TICKS, now, v[_QK_GLITCH_MS] + 1]  # _TN, _HZ, _BT (2), _SMP, _DT; _KR,
+    # _KS, _GL (hardware/device.py's order)
     if bad:  # the ring flashes purple for two seconds: look at the console
-        f[7] = 8
-        t[1] = adafruit_ticks.ticks_add(now, 2000)
-    if f[1]:
+        f[_FL] = _PURPLE
+        t[_FLT] = adafruit_ticks.ticks_add(now, 2000)
+    if f[_STUCK]:
         print("fault: the Klaxon is held down at power-on; release it")
     # A pin alarm woke the board: that was a press of the Klaxon, and it counts (the
     # Device presses it at once), held still or let go during the ~1.3 s reboot; held,
     # it is not armed again until released.
-    f[25] = woke is not None
+    f[_WOKE] = woke is not None
     sys.modules.pop("hardware.outputs", None)
     if hasattr(sys.modules["hardware"], "outputs"):
         delattr(sys.modules["hardware"], "outputs")
-    return (k, keys, o, snd, en[0], sw, px, en[1], sl, wd, f, t, v[1], first, v[3], prof[10],
-            dice)
+    return (k, keys, o, snd, en[0], sw, px, en[1], sl, wd, f, t, v[_QK_PLAYERS], first,
+            v[_QK_FINISH], prof[_P_NVM], dice)
 
 
 def wavs():
