@@ -9,16 +9,51 @@ dice pass left. B held with nothing marked is core.py's undo. The device
 draws the reveal (hardware/device.py's ``render``).
 """
 
+if __debug__:  # CPython needs const; the Express's mpy-cross -O3 drops this import
+    from micropython import const
+
+# The names of the numbers (lib/qiklaxon/layout.py; tests/test_names.py holds them to it)
+_PLAYERS = const(0)
+_QM = const(1)
+_CHALLENGER = const(4)
+_CHALLENGED = const(5)
+_DID = const(9)
+_NONE = const(255)  # no answer left to mark
+_ANSWERED = const(1)
+_WHAT = const(0)
+_COUNT = const(1)
+_SEAT = const(2)
+_RIGHT = const(3)
+_WRONG = const(4)
+_CHALLENGER_PEN = const(5)
+_CHALLENGED_PEN = const(6)
+_PENALTY = const(1)
+_OP_REVEAL = const(6)
+_KEY_A = const(1)
+_KEY_A_HELD = const(2)
+_KEY_B = const(4)
+_KEY_B_HELD = const(5)
+_W_COUNT = const(13)
+_W_PENALTY = const(14)
+_W_RIGHT = const(22)
+_W_WRONG = const(23)
+_W_REVEAL = const(24)
+_W_BACK = const(26)
+_W_UNMARK = const(27)
+_WHITE = const(1)
+_ORANGE = const(7)
+_SLOW = const(1)
+
 
 def cursor(r):
     """The next answer to mark, in answering order, or 255."""
     S = r.S
-    s = S[1]
+    s = S[_QM]
     while True:
-        s = (s + 1) % S[0]
-        if s == S[1]:
-            return 255
-        if S[9 + s] == 1 and not (r.u[3] | r.u[4]) >> s & 1:
+        s = (s + 1) % S[_PLAYERS]
+        if s == S[_QM]:
+            return _NONE
+        if S[_DID + s] == _ANSWERED and not (r.u[_RIGHT] | r.u[_WRONG]) >> s & 1:
             return s
 
 
@@ -27,67 +62,67 @@ def key(r, k):
     penalty (``penalty``), its keys."""
     u = r.u
     S = r.S
-    n = S[0]
-    if u[0]:
+    n = S[_PLAYERS]
+    if u[_WHAT]:
         return penalty(r, k)
-    if k == 5:
-        s = S[1]
-        while (s + 1) % n != S[1]:  # the last answer marked
+    if k == _KEY_B_HELD:
+        s = S[_QM]
+        while (s + 1) % n != S[_QM]:  # the last answer marked
             s = (s + 1) % n
-            if (u[3] | u[4]) >> s & 1:
+            if (u[_RIGHT] | u[_WRONG]) >> s & 1:
                 w = s
-        u[3] &= ~(1 << w)
-        u[4] &= ~(1 << w)
-        if w == S[4] or w == S[5]:  # its Klaxon penalty goes too
-            u[5 if w == S[4] else 6] = 0
-        r.out(27, w)
+        u[_RIGHT] &= ~(1 << w)
+        u[_WRONG] &= ~(1 << w)
+        if w == S[_CHALLENGER] or w == S[_CHALLENGED]:  # its Klaxon penalty goes too
+            u[_CHALLENGER_PEN if w == S[_CHALLENGER] else _CHALLENGED_PEN] = 0
+        r.out(_W_UNMARK, w)
         return True
-    if k != 1 and k != 4:
+    if k != _KEY_A and k != _KEY_B:
         return False
     s = cursor(r)
-    if s != 255:
-        u[3 if k == 1 else 4] |= 1 << s
-        r.out(22 if k == 1 else 23, s)
-        if k == 4 and (s == S[4] or s == S[5]):  # a party: the booklet may give a Klaxon penalty
-            u[0] = 1
-            u[1] = 0
-            u[2] = s
+    if s != _NONE:
+        u[_RIGHT if k == _KEY_A else _WRONG] |= 1 << s
+        r.out(_W_RIGHT if k == _KEY_A else _W_WRONG, s)
+        if k == _KEY_B and (s == S[_CHALLENGER] or s == S[_CHALLENGED]):  # a party: the
+            u[_WHAT] = _PENALTY  # booklet may give a Klaxon penalty
+            u[_COUNT] = 0
+            u[_SEAT] = s
             return True
     return outcome(r)
 
 
 def penalty(r, k):
-    """The Klaxon penalty for seat u[2]: A (1) adds 1, A held (2) 10, B (4) is done,
+    """The Klaxon penalty for seat u[_SEAT]: A (1) adds 1, A held (2) 10, B (4) is done,
     B held (5) steps back (its answer is no longer marked)."""
     u = r.u
-    if k == 5:
-        u[4] &= ~(1 << u[2])
-        u[0] = 0
-        r.out(26)
+    if k == _KEY_B_HELD:
+        u[_WRONG] &= ~(1 << u[_SEAT])
+        u[_WHAT] = 0
+        r.out(_W_BACK)
         return True
-    if k == 1 or k == 2:  # (as entry.py's move: see there)
-        k = u[1] + (1 if k == 1 else 10)
+    if k == _KEY_A or k == _KEY_A_HELD:  # (as entry.py's move: see there)
+        k = u[_COUNT] + (1 if k == _KEY_A else 10)
         if k > 99:
             return False
-        u[1] = k
-        r.out(13, k)
+        u[_COUNT] = k
+        r.out(_W_COUNT, k)
         return True
-    if k != 4:
+    if k != _KEY_B:
         return False
-    u[0] = 0
-    u[5 if u[2] == r.S[4] else 6] = u[1]
-    r.out(14, u[2], u[1])
+    u[_WHAT] = 0
+    u[_CHALLENGER_PEN if u[_SEAT] == r.S[_CHALLENGER] else _CHALLENGED_PEN] = u[_COUNT]
+    r.out(_W_PENALTY, u[_SEAT], u[_COUNT])
     return outcome(r)
 
 
 def outcome(r):
     """Once every answer is marked (or nobody answered): the outcome."""
     u = r.u
-    if cursor(r) == 255:
-        if r.act(6, u[3] >> 8, u[3] & 255, u[5], u[6]):
+    if cursor(r) == _NONE:
+        if r.act(_OP_REVEAL, u[_RIGHT] >> 8, u[_RIGHT] & 255, u[_CHALLENGER_PEN], u[_CHALLENGED_PEN]):
             return False
-        u[3] = u[4] = 0
-        r.out(24)
+        u[_RIGHT] = u[_WRONG] = 0
+        r.out(_W_REVEAL)
     return True
 
 
@@ -95,11 +130,11 @@ def draw(r, c, np):
     """The Klaxon penalty being entered, on the ring (as hardware/device.py draws it):
     white tens, orange units; when they are more than the pixels, tens and units blink
     in turn on the same pixels."""
-    a = r.u[1] // 10  # (as entry.py's move count: overlays never share RAM)
-    b = r.u[1] % 10
+    a = r.u[_COUNT] // 10  # (as entry.py's move count: overlays never share RAM)
+    b = r.u[_COUNT] % 10
     for i in range(np):
         if a + b > np:
-            c[i] = (1 if i < a else 0) | (7 << 4 if i < b else 0)
-            c[np + i] = 1
+            c[i] = (_WHITE if i < a else 0) | (_ORANGE << 4 if i < b else 0)
+            c[np + i] = _SLOW  # (the tens, then the units)
         elif i < a + b:
-            c[i] = 1 if i < a else 7
+            c[i] = _WHITE if i < a else _ORANGE
