@@ -7,56 +7,85 @@ the ``Referee``; ``r.u`` holds the entry: [what (2 which seat, 3 and 4 how far
 forward or back), the count, the seat, ...].
 """
 
+if __debug__:  # CPython needs const; the Express's mpy-cross -O3 drops this import
+    from micropython import const
+
+# The names of the numbers (lib/qiklaxon/layout.py; tests/test_names.py holds them to it)
+_PLAYERS = const(0)
+_QM = const(1)
+_PHASE = const(2)
+_WHAT = const(0)
+_COUNT = const(1)
+_SEAT = const(2)
+_WHICH = const(2)
+_FORWARD = const(3)
+_BACKWARD = const(4)
+_OP_MOVE = const(8)
+_KEY_A = const(1)
+_KEY_A_HELD = const(2)
+_KEY_A_2S = const(3)
+_KEY_B = const(4)
+_KEY_B_HELD = const(5)
+_W_SEAT = const(12)
+_W_COUNT = const(13)
+_W_MOVE = const(15)
+_W_BACK = const(26)
+_WHITE = const(1)
+_ORANGE = const(7)
+_BLUE = const(9)
+_SLOW = const(1)
+_FAST = const(2)
+
 
 def key(r, k):
     """Every key during the entry, and the one that starts it: True when taken."""
     S = r.S
     u = r.u
-    n = S[0]
-    m = u[0]
-    if k == 5:  # one step of the entry back
+    n = S[_PLAYERS]
+    m = u[_WHAT]
+    if k == _KEY_B_HELD:  # one step of the entry back
         if not m:
             return False
-        u[0] = 2 if m > 2 else 0
-        r.out(26)
+        u[_WHAT] = _WHICH if m > _WHICH else 0
+        r.out(_W_BACK)
         return True
-    if m == 2:  # which seat to move: A the next, B forward, A held back
-        if k == 1:
-            u[2] = (u[2] + 1) % n
-            r.out(12, u[2])
+    if m == _WHICH:  # which seat to move: A the next, B forward, A held back
+        if k == _KEY_A:
+            u[_SEAT] = (u[_SEAT] + 1) % n
+            r.out(_W_SEAT, u[_SEAT])
             return True
-        if k != 4 and k != 2:
+        if k != _KEY_B and k != _KEY_A_HELD:
             return False
-        u[0] = 3 if k == 4 else 4
-        u[1] = 0
+        u[_WHAT] = _FORWARD if k == _KEY_B else _BACKWARD
+        u[_COUNT] = 0
         return True
     if m:  # how far to move: A adds 1, A held 10, B moves it
-        if k == 1 or k == 2:  # (as reveal.py's penalty: overlays never share RAM with
+        if k == _KEY_A or k == _KEY_A_HELD:  # (as reveal.py's penalty: overlays never share RAM with
             # each other, and a shared function would stay in the core's)
-            k = u[1] + (1 if k == 1 else 10)
+            k = u[_COUNT] + (1 if k == _KEY_A else 10)
             if k > 99:
                 return False
-            u[1] = k
-            r.out(13, k)
+            u[_COUNT] = k
+            r.out(_W_COUNT, k)
             return True
-        if k != 4:
+        if k != _KEY_B:
             return False
-        u[0] = 0
-        k = u[1] if m == 3 else -u[1]
+        u[_WHAT] = 0
+        k = u[_COUNT] if m == _FORWARD else -u[_COUNT]
         if k:
-            r.act(8, u[2], k >> 8 & 255, k & 255)
-            r.out(15)
+            r.act(_OP_MOVE, u[_SEAT], k >> 8 & 255, k & 255)
+            r.out(_W_MOVE)
         return True
-    if k == 3 and not S[2]:  # move a piece: which one? The QM's, first
-        u[0] = 2
-        u[2] = S[1]
-        r.out(12, S[1])
+    if k == _KEY_A_2S and not S[_PHASE]:  # move a piece: which one? The QM's, first
+        u[_WHAT] = _WHICH
+        u[_SEAT] = S[_QM]
+        r.out(_W_SEAT, S[_QM])
         return True
     return False
 
 
 def dice(v, q, np):
-    """The roll ``v`` (``S[6]``) on ``np`` pixels (0: only an LED), ``q`` steps of 128 ms
+    """The roll ``v`` (``S[_ROLL]``) on ``np`` pixels (0: only an LED), ``q`` steps of 128 ms
     after it: how many pixels light now | their colour << 8 (hardware/device.py's
     numbers: red 10, white 1, blue 9), 0 dark. Red, white, then blue, one die at a
     time, as many pixels as its value (clockwise from pixel 0) for 8 steps, then 3
@@ -71,7 +100,7 @@ def dice(v, q, np):
         e = 11 if big else 4 * m + 4  # its steps, the dark after it too
         if q < e:
             if q < 8 if big else q < 4 * m and q & 3 < 2:
-                return (m if big else np or 1) | b"\x0a\x01\x09"[i] << 8
+                return (m if big else np or 1) | b"\x0a\x01\x09"[i] << 8  # _RED, _WHITE, _BLUE
             return 0
         q -= e
     return 0
@@ -82,12 +111,12 @@ def draw(r, c, np):
     the seat being chosen blinking blue; how far, as a count (white tens, orange units
     forward, blue back)."""
     u = r.u
-    m = u[0]
-    n = r.S[0]
-    if m > 2:
-        return count(u[1], c, np, 9 if m == 4 else 7)
+    m = u[_WHAT]
+    n = r.S[_PLAYERS]
+    if m > _WHICH:
+        return count(u[_COUNT], c, np, _BLUE if m == _BACKWARD else _ORANGE)
     for s in range(n):
-        k = 0x29 if s == u[2] else 0
+        k = _BLUE | _FAST << 4 if s == u[_SEAT] else 0
         i = s * np // n if np >= n else s
         if i < np:
             c[i] = k & 15
@@ -103,7 +132,7 @@ def count(v, c, np, k):
     b = v % 10
     for i in range(np):
         if a + b > np:
-            c[i] = (1 if i < a else 0) | (k << 4 if i < b else 0)
-            c[np + i] = 1
+            c[i] = (_WHITE if i < a else 0) | (k << 4 if i < b else 0)
+            c[np + i] = _SLOW  # (the tens, then the units)
         elif i < a + b:
-            c[i] = 1 if i < a else k
+            c[i] = _WHITE if i < a else k
