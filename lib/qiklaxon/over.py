@@ -7,44 +7,69 @@ the ``Referee``; ``r.u`` holds the entry: [what (5 a new game's players, 6 its
 first QM), the count, the seat, ...].
 """
 
+if __debug__:  # CPython needs const; the Express's mpy-cross -O3 drops this import
+    from micropython import const
+
+# The names of the numbers (lib/qiklaxon/layout.py; tests/test_names.py holds them to it)
+_PLAYERS = const(0)
+_WHAT = const(0)
+_COUNT = const(1)
+_SEAT = const(2)
+_NEW_PLAYERS = const(5)
+_NEW_QM = const(6)
+_OP_NEW = const(10)
+_KEY_A = const(1)
+_KEY_B = const(4)
+_KEY_B_HELD = const(5)
+_KEY_B_2S = const(6)
+_W_NEW = const(9)
+_W_PLAYERS = const(10)
+_W_FIRST = const(11)
+_W_BACK = const(26)
+_WHITE = const(1)
+_GREEN = const(3)
+_GREY = const(4)
+_SKY = const(6)
+_FAST = const(2)
+
 
 def key(r, k):
     """Every key once the game is over or a new one is being set up: True when taken."""
     u = r.u
-    m = u[0]
-    if k == 6:  # the game is over: set up a new one (its players first)
+    m = u[_WHAT]
+    if k == _KEY_B_2S:  # the game is over: set up a new one (its players first)
         if m:
             return False
-        u[0] = 5
-        u[1] = r.S[0]
-        r.out(10, u[1])
+        u[_WHAT] = _NEW_PLAYERS
+        u[_COUNT] = r.S[_PLAYERS]
+        r.out(_W_PLAYERS, u[_COUNT])
         return True
-    if k == 5:  # one step back
+    if k == _KEY_B_HELD:  # one step back
         if not m:
             return False
-        u[0] = 5 if m == 6 else 0
-        r.out(26)
+        u[_WHAT] = _NEW_PLAYERS if m == _NEW_QM else 0
+        r.out(_W_BACK)
         return True
     if not m:
         return False
-    if k == 1:
-        if m == 5:
-            u[1] = u[1] + 1 if u[1] < 10 else 2
-            r.out(10, u[1])
+    if k == _KEY_A:
+        if m == _NEW_PLAYERS:
+            u[_COUNT] = u[_COUNT] + 1 if u[_COUNT] < 10 else 2
+            r.out(_W_PLAYERS, u[_COUNT])
         else:
-            u[2] = (u[2] + 1) % u[1]
-            r.out(11, u[2])
+            u[_SEAT] = (u[_SEAT] + 1) % u[_COUNT]
+            r.out(_W_FIRST, u[_SEAT])
         return True
-    if k != 4:
+    if k != _KEY_B:
         return False
-    if m == 5:
-        u[0] = 6
-        u[2] = r.new[1] if r.new[1] < u[1] else 0
-        r.out(11, u[2])
+    if m == _NEW_PLAYERS:
+        u[_WHAT] = _NEW_QM
+        u[_SEAT] = r.new[1] if r.new[1] < u[_COUNT] else 0
+        r.out(_W_FIRST, u[_SEAT])  # (r.new: the defaults, players, first QM, finish)
         return True
-    r.act(10, u[1], u[2], r.new[2] >> 8, r.new[2] & 255)
-    u[0] = 0
-    r.out(9)
+    r.act(_OP_NEW, u[_COUNT], u[_SEAT], r.new[2] >> 8, r.new[2] & 255)
+    u[_WHAT] = 0
+    r.out(_W_NEW)
     return True
 
 
@@ -53,20 +78,20 @@ def draw(r, c, np):
     draws them): a new game's players (sky); its first QM, blinking white; at the end,
     the winners green blinking fast, the others grey."""
     u = r.u
-    m = u[0]
-    n = r.S[0]
-    if m == 5:
-        for i in range(min(u[1], np)):
-            c[i] = 6
+    m = u[_WHAT]
+    n = r.S[_PLAYERS]
+    if m == _NEW_PLAYERS:
+        for i in range(min(u[_COUNT], np)):
+            c[i] = _SKY
         return
-    if m == 6:
-        n = u[1]
+    if m == _NEW_QM:
+        n = u[_COUNT]
     best = max(r.P[:n])
     for s in range(n):
         if m:
-            k = 0x21 if s == u[2] else 4
+            k = _WHITE | _FAST << 4 if s == u[_SEAT] else _GREY
         else:
-            k = 0x23 if r.P[s] == best else 4
+            k = _GREEN | _FAST << 4 if r.P[s] == best else _GREY
         i = s * np // n if np >= n else s
         if i < np:
             c[i] = k & 15
