@@ -165,6 +165,7 @@ OP_PHASE = (BETWEEN, BETWEEN, BETWEEN, ANSWERING, ANSWERING, ANSWERING, REVEAL, 
             BETWEEN)
 LOG_SIZE = 64  # log bytes at most (Referee.L holds 5 more: the longest op)
 FOLD_AT = 48  # between questions, a log past this folds first: a whole question's room
+ALL = 99  # past any log: undo.py's replay(r, ALL) keeps B as it is
 
 # Refusals (what act() returns; 0: taken)
 NOT_NOW = 1  # not now, or nothing to undo

@@ -33,6 +33,7 @@ _SEATS = const(10)
 _NONE = const(255)
 _PASSED = const(2)
 _LOG_SIZE = const(64)
+_ALL = const(99)  # past any log: replay() keeps B
 _W_NEW = const(9)
 _W_RESUMED = const(28)
 _OV_UNDO = const(0)
@@ -166,4 +167,4 @@ def load(r, data):
             return False
     r.L[:k] = data[_BODY_LOG:]
     r.n = k
-    return r.more(_OV_UNDO).replay(r, 99) >= 0  # (99: past any log, so B stays)
+    return r.more(_OV_UNDO).replay(r, _ALL) >= 0

@@ -8,6 +8,15 @@ taken back at power-up (qiklaxon/restore.py).
 
 from qiklaxon.core import _LEN
 
+if __debug__:  # CPython needs const; the Express's mpy-cross -O3 drops this import
+    from micropython import const
+
+# The names of the numbers (lib/qiklaxon/layout.py; tests/test_names.py holds them to it)
+_PHASE = const(2)
+_U_SLOTS = const(7)
+_OP_NEW = const(10)
+_ALL = const(99)  # past any log: replay(r, _ALL) keeps B as it is
+
 
 def undo(r):
     """Undo the last action: 0, or 1 when there is nothing to undo."""
@@ -19,7 +28,7 @@ def undo(r):
         i += _LEN[L[i]]
     r.n = i
     r.w = 1  # a save is due
-    replay(r, 99)
+    replay(r, _ALL)
     return 0
 
 
@@ -35,10 +44,10 @@ def replay(r, k):
     i = c = 0
     while i < r.n:
         op = L[i]
-        if not 0 < op <= 10 or r.act(op, L[i + 1], L[i + 2], L[i + 3], L[i + 4]):
+        if not 0 < op <= _OP_NEW or r.act(op, L[i + 1], L[i + 2], L[i + 3], L[i + 4]):
             break
         i += _LEN[op]
-        if not c and i >= k and not S[2] % 3:  # idle or over
+        if not c and i >= k and not S[_PHASE] % 3:  # between questions or over
             c = i
             r.B[:] = S
             r.Q[:] = r.P
@@ -60,6 +69,6 @@ def fold(r):
 
 def reset(r):
     """The game rebuilt from its log, and nothing being entered (after a fault)."""
-    replay(r, 99)
-    for i in range(7):
+    replay(r, _ALL)
+    for i in range(_U_SLOTS):
         r.u[i] = 0
