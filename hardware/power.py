@@ -4,6 +4,11 @@ The Circuit Playground Express has neither ``alarm`` nor ``watchdog``, so a
 deploy for it leaves this module out and the firmware never imports it.
 """
 
+if __debug__:  # CPython needs const; mpy-cross -O3 drops this import
+    from micropython import const
+
+_FL = const(7)  # hardware/device.py's Device.f: the ring's flash (lib/qiklaxon/layout.py)
+
 
 def start(io, pin, high, sleep, dog):
     """(a function that deep-sleeps until the Klaxon or None, the watchdog or None,
@@ -30,7 +35,7 @@ def sleeper(io, pin, level):
     def sleep(d, n):
         if d.r and d.r.j and d.r.w:  # the game changed since its last save: save it now
             d.r.save()
-        d.f[7] = 0  # no flash; every pixel off
+        d.f[_FL] = 0  # no flash; every pixel off
         for i in range(len(d.c)):
             d.c[i] = 0
         d.draw(n)
