@@ -10,6 +10,21 @@ board's RAM (as an interned string) even after the module is gone.
 
 import sys
 
+if __debug__:  # CPython needs const; the Express's mpy-cross -O3 drops this import
+    from micropython import const
+
+# The names of the numbers (lib/qiklaxon/layout.py; tests/test_names.py holds them to it):
+# the settings (hardware/settings.py's KEYS, in order), the profile's fields
+_QK_KLAXON_ONLY = const(4)
+_QK_PIN_KLAXON = const(9)
+_QK_PIN_A = const(10)
+_QK_PIN_B = const(11)
+_QK_GLITCH_MS = const(15)
+_QK_LONG_MS = const(17)
+_P_KLAXON = const(0)
+_PIN = const(0)
+_LEVEL = const(1)
+
 
 def start(s, b=None, d=None):
     """The parts for the ``Device`` from ``s`` (hardware/settings.py's ``read()``) on
@@ -39,7 +54,7 @@ def start(s, b=None, d=None):
             if i and mod is None:
                 try:
                     mod = __import__("hardware.profile_" + i, None, None, ("PROFILE",))
-                    if not hasattr(b, mod.PROFILE[0][0]) and i == want != n:
+                    if not hasattr(b, mod.PROFILE[_P_KLAXON][_PIN]) and i == want != n:
                         mod = None  # a build whose Klaxon pin this board lacks: its own build
                         raise ImportError()
                 except ImportError:
@@ -99,17 +114,17 @@ def buttons(board, prof, v):
     k = kp = None
     keys = []
     # (when the Klaxon's pin is not found: the built-in buttons)
-    for i, w, more in ((0, v[9], ("BUTTON", "BUTTON_A", "BOOT", "USER_SW", "D0")),
-                       (1, v[10], ()), (2, v[11], ())):
-        d = prof[i]  # (pin, pressed reads high?) or None
+    for i, w, more in ((0, v[_QK_PIN_KLAXON], ("BUTTON", "BUTTON_A", "BOOT", "USER_SW", "D0")),
+                       (1, v[_QK_PIN_A], ()), (2, v[_QK_PIN_B], ())):  # (i: the profile's
+        d = prof[i]  # _P_KLAXON, _P_A, _P_B field) (pin, pressed reads high?) or None
         if not i and w.lower() == "none":
             print('QK_PIN_KLAXON = "none": the Klaxon is the one button that must be wired; '
                   "using the build's own pin")
             bad += 1
             w = ""
-        if (k is None or v[4]) and i or w.lower() == "none" or not (w or d):
+        if (k is None or v[_QK_KLAXON_ONLY]) and i or w.lower() == "none" or not (w or d):
             continue  # the Klaxon first; QK_KLAXON_ONLY; not wired
-        for n in (w,) * (w != "") + (d[0],) * (d is not None) + more:
+        for n in (w,) * (w != "") + (d[_PIN],) * (d is not None) + more:
             p = getattr(board, n, None)
             if p is not None:
                 break
@@ -123,8 +138,8 @@ def buttons(board, prof, v):
                 ("KLAXON", "A", "B")[i], n, ("Klaxon", "A", "B")[i]))
             bad += 1
             continue
-        if d and p is getattr(board, d[0], None):
-            high = d[1]
+        if d and p is getattr(board, d[_PIN], None):
+            high = d[_LEVEL]
         else:  # a pin named in the settings: wired to GND, unless a built-in button to +V
             high = p in (getattr(board, "BUTTON_A", None), getattr(board, "BUTTON_B", None))
         io = digitalio.DigitalInOut(p)
@@ -132,7 +147,7 @@ def buttons(board, prof, v):
         if k is None:
             # ticks are whole ms: a level read at ticks 3 apart has held over 2 ms, so a
             # glitch shorter than QK_GLITCH_MS never sounds, at any pass time and phase
-            k = Debouncer(io, interval=(v[15] + 1) / 1000)
+            k = Debouncer(io, interval=(v[_QK_GLITCH_MS] + 1) / 1000)
             kp = (io, p, high)
         else:
             keys.append((io, 0 if high else 1, p))
@@ -140,8 +155,8 @@ def buttons(board, prof, v):
         raise RuntimeError("no Klaxon button pin: set QK_PIN_KLAXON in settings.toml")
     # Each button's ladder of keys and when each is reached (ms held): two buttons,
     # or one button that does everything (one step more at every QK_LONG_MS)
-    n = v[17]
-    b = []
+    n = v[_QK_LONG_MS]
+    b = []  # (the keys by number: 1 A, 2 A held, 3 A held 2 s, 4 B, 5 B held, 6 B held 2 s)
     for i in keys:
         if len(keys) == 1:
             b.append(i[:2] + (b"\x01\x04\x05\x02\x06\x03", (0, n, 2 * n, 3 * n, max(4 * n, 2000),
