@@ -1,0 +1,210 @@
+"""Every slot, op code, colour and field named once (lib/qiklaxon/layout.py), at no RAM cost.
+
+Each device module holds the names it uses as private ``_NAME = const(n)``: they
+compile to the bare number (CircuitPython's mpy-cross drops them), so the board
+pays nothing for them. This test reads each device module's source (``ast``) and
+holds it to the layout:
+
+- every ``_NAME = const(n)`` is ``layout.NAME`` (same value), and every const is
+  private (a public one would be a global in the board's RAM);
+- ``from micropython import const`` sits under ``if __debug__:``, which the
+  Express's ``mpy-cross -O3`` drops (the import would cost bytecode and a global);
+- no bare number indexes the named arrays (``NAMED``), as a subscript or inside one
+  (``S[9 + s]``: ``S[_DID + s]``), slices included, unless it offsets a named slot
+  (``f[_LV + 1]``: the second button's level);
+- no bare number is in the first argument of ``act``, ``out`` or ``more`` (the op
+  code, the console word, the overlay).
+
+It also holds the firmware's own tables to the layout where they are data, not
+names: core.py's ``_LEN``, the console words, the settings' and profiles' order.
+"""
+
+import ast
+import contextlib
+import glob
+import io
+import os
+import sys
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path[:0] = [os.path.join(ROOT, "lib"), ROOT, os.path.join(ROOT, "tools", "simboard")]
+
+from qiklaxon import layout  # noqa: E402
+
+# What the board runs (game.py and layout.py are host-only)
+DEVICE_FILES = sorted(
+    glob.glob(os.path.join(ROOT, "hardware", "*.py"))
+    + [p for p in glob.glob(os.path.join(ROOT, "lib", "qiklaxon", "*.py"))
+       if os.path.basename(p) not in ("game.py", "layout.py", "__init__.py")])
+
+# The arrays whose slots are named, by the name the modules give them (a variable, or the
+# attribute: self.S, r.u, d.f ...)
+NAMED = {
+    "S": "the referee's state (S slots)",
+    "B": "the state before the log (S slots)",
+    "u": "what is being entered (u slots)",
+    "j": "the saved game (J_ slots)",
+    "p": "the Device's parts",
+    "f": "the Device's flags (F slots)",
+    "t": "the Device's times (T slots)",
+    "prof": "the profile (P_ fields)",
+    "PROFILE": "the profile (P_ fields)",
+    "v": "the settings (QK_ keys)",
+}
+CALLS = ("act", "out", "more")  # op code, console word, overlay: always by name
+
+
+def _name_of(node):
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    return None
+
+
+def _numbers(node):
+    """The int literals in an expression (True/False are not numbers here)."""
+    return [n for n in ast.walk(node) if isinstance(n, ast.Constant) and type(n.value) is int]
+
+
+def problems(source, where="<source>"):
+    """What in a device module's source breaks the rules above, one line each."""
+    tree = ast.parse(source)
+    out = []
+    guarded = unguarded = False
+    for node in tree.body:  # the import of const: only under ``if __debug__:``
+        if isinstance(node, ast.If) and isinstance(node.test, ast.Name) and \
+                node.test.id == "__debug__":
+            guarded = guarded or any(isinstance(n, ast.ImportFrom) and n.module == "micropython"
+                                     for n in node.body)
+        elif isinstance(node, ast.ImportFrom) and node.module == "micropython":
+            unguarded = True
+            out.append("%s:%d: 'from micropython import const' outside 'if __debug__:' "
+                       "(the board would pay for it)" % (where, node.lineno))
+    consts = 0
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) and \
+                _name_of(node.value.func) == "const":
+            consts += 1
+            name = node.targets[0].id
+            try:
+                value = ast.literal_eval(node.value.args[0])
+            except ValueError:
+                value = None
+            if not name.startswith("_"):
+                out.append("%s:%d: %s = const(...) is public: a global in RAM; make it _%s"
+                           % (where, node.lineno, name, name))
+            elif not hasattr(layout, name[1:]):
+                out.append("%s:%d: %s is not in lib/qiklaxon/layout.py" % (where, node.lineno,
+                                                                          name))
+            elif getattr(layout, name[1:]) != value:
+                out.append("%s:%d: %s = const(%r) but layout.%s is %r" % (
+                    where, node.lineno, name, value, name[1:], getattr(layout, name[1:])))
+        elif isinstance(node, ast.Subscript) and _name_of(node.value) in NAMED:
+            if any(isinstance(n, ast.Name) and n.id.startswith("_") for n in ast.walk(node.slice)):
+                continue  # a number offsets a named slot: f[_LV + 1], the second button's
+            for n in _numbers(node.slice):
+                out.append("%s:%d: bare %d indexes %s (%s)" % (
+                    where, node.lineno, n.value, _name_of(node.value), NAMED[_name_of(node.value)]))
+        elif isinstance(node, ast.Call) and _name_of(node.func) in CALLS and node.args:
+            for n in _numbers(node.args[0]):
+                out.append("%s:%d: bare %d in %s()'s first argument" % (
+                    where, node.lineno, n.value, _name_of(node.func)))
+    if consts and not guarded and not unguarded:
+        out.append("%s: uses const() but does not import it under 'if __debug__:' (CPython "
+                   "needs it)" % where)
+    return out
+
+
+@pytest.mark.parametrize("path", DEVICE_FILES, ids=lambda p: os.path.relpath(p, ROOT))
+def test_a_device_module_names_its_numbers_as_the_layout_does(path):
+    with open(path) as f:
+        found = problems(f.read(), os.path.relpath(path, ROOT))
+    assert not found, "\n".join(found)
+
+
+def test_the_check_finds_a_bare_index_an_op_code_and_a_wrong_copy(tmp_path):
+    """Planted in a copy of core.py: each is reported, and nothing else."""
+    with open(os.path.join(ROOT, "lib", "qiklaxon", "core.py")) as f:
+        clean = f.read()
+    assert not problems(clean)
+    for good, bad, want in (
+            ("S[_PHASE]", "S[2]", "bare 2 indexes S"),
+            ("S[_DID + w]", "S[9 + w]", "bare 9 indexes S"),
+            ("u[_WHAT]", "u[0]", "bare 0 indexes u"),
+            ("self.act(_OP_ASK)", "self.act(2)", "bare 2 in act()"),
+            ("self.out(_W_UNDO)", "self.out(7)", "bare 7 in out()"),
+            ("self.more(_OV_UNDO)", "self.more(0)", "bare 0 in more()"),
+            ("_PHASE = const(2)", "_PHASE = const(3)", "_PHASE = const(3) but layout.PHASE is 2"),
+            ("_PHASE = const(2)", "PHASE = const(2)", "is public"),
+            ("if __debug__:  # CPython", "if True:  # CPython", "under 'if __debug__:'")):
+        assert good in clean, good
+        copy = tmp_path / "core.py"
+        copy.write_text(clean.replace(good, bad, 1))
+        found = problems(copy.read_text(), str(copy))
+        assert found and all(want in line for line in found), (bad, found)
+
+
+def test_the_log_bytes_and_phases_are_the_layouts():
+    from qiklaxon import core
+
+    assert core._LEN == bytes(layout.OP_LOG_BYTES)
+    assert len(layout.OP_LOG_BYTES) == layout.OP_NEW + 1
+    with open(core.__file__) as f:  # the tables the board keeps as bytes: the layout's
+        tables = [n.value for n in ast.walk(ast.parse(f.read()))
+                  if isinstance(n, ast.Constant) and isinstance(n.value, bytes)]
+    assert bytes(layout.OP_PHASE) in tables  # the phase each op needs
+    assert bytes(layout.W_THEN_AT) in tables  # the words after which the seats are told
+
+
+def test_each_console_word_is_the_layouts():
+    from qiklaxon.core import Referee
+
+    r = Referee(4)
+    for i, word in enumerate(layout.WORDS):
+        if i < layout.W_REFUSED:
+            continue
+        buf = io.StringIO()
+        with contextlib.redirect_stdout(buf):
+            if i == layout.W_REFUSED:
+                r.out(i, layout.GAME_OVER)
+            else:
+                r.out(i)
+        lines = buf.getvalue().splitlines()
+        assert lines[0].startswith(word), (i, word, lines)
+        assert (len(lines) > 1 and lines[1].startswith("at ")) == (i in layout.W_THEN_AT), (
+            i, lines)
+        if i == layout.W_REFUSED:
+            assert lines[0] == "refused " + layout.WORDS[layout.GAME_OVER - 2]
+
+
+def test_the_settings_and_profile_fields_are_in_the_layouts_order():
+    import simprofiles
+    from hardware import settings
+
+    assert tuple(k[0] for k in settings.KEYS) == layout.SETTINGS
+    assert simprofiles.FIELDS == layout.PROFILE_FIELDS
+    for name in layout.SETTINGS:
+        assert layout.SETTINGS[getattr(layout, name)] == name
+    for path in glob.glob(os.path.join(ROOT, "hardware", "profile_*.py")):
+        mod = {}
+        with open(path) as f:
+            exec(compile(f.read(), path, "exec"), mod)
+        assert len(mod["PROFILE"]) == len(layout.PROFILE_FIELDS), path
+
+
+def test_the_device_arrays_are_as_long_as_the_layout_says():
+    from qiklaxon.core import Referee
+
+    r = Referee(4)
+    assert len(r.S) == len(r.B) == layout.S_SLOTS
+    assert len(r.u) == layout.U_SLOTS
+    assert len(r.P) == len(r.Q) == layout.SEATS
+    assert len(r.L) == layout.LOG_SIZE + max(layout.OP_LOG_BYTES)
+    import hardware.device as device
+
+    for name in dir(layout):  # device.py's own names are the layout's (CPython sees them)
+        if hasattr(device, "_" + name) and name.isupper():
+            assert getattr(device, "_" + name) == getattr(layout, name), name
