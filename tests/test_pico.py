@@ -36,7 +36,7 @@ pico.NICE = 10  # all runs but the long pole (see ``shared``)
 # Console lines of the two lanes agree within this (ms). Where they may differ:
 # - the harness's loop pass is 1 ms and A/B are sampled 3 ticks apart (2 to 4 ms), two
 #   samples agreeing: a button acts 2 to 8 ms after its edge on either (the board's pass
-#   is ~0.1 ms, so its samples fall elsewhere in the millisecond; the Klaxon: 3 ticks);
+#   is ~0.2 ms, so its samples fall elsewhere in the millisecond; the Klaxon: 3 ticks);
 # - the board's console is a UART at 115200 baud (87 us a character): a line is
 #   stamped when its last character is out, up to ~4 ms for the longest, later when
 #   lines queue behind each other;

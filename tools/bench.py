@@ -146,8 +146,9 @@ def vm_rows(folder):
 
 def cp_rows():
     """The Express firmware's heap on CircuitPython 10 itself (tools/cpvm.py), or None
-    without the build. {scenario: (need bytes, per layout, names)} and the issue's
-    first measure (the heap size in 1 KB steps less the stand-ins)."""
+    without the build. {scenario: (need bytes, per layout, names)}, the issue's
+    first measure (the heap size in 1 KB steps less the stand-ins) and "names": a whole
+    game's interned names as the Express holds them (``cpvm.express_names``)."""
     import cpvm
     import scenario
 
@@ -167,6 +168,7 @@ def cp_rows():
             if name == "budget":
                 kb, base, _ = d.min_heap(steps, end, lines)
                 out["first measure"] = kb * 1024 - base
+        out["names"] = cpvm.express_names(d)  # a whole game's, as the Express would hold them
         return out
     finally:
         d.close()
@@ -326,6 +328,21 @@ def main(argv=None):
                 "a whole question" if name == "question" else "a whole game",
                 "" if name == "question" else ", undo, move, end, new game"),
                 "(info: the Express has 15.9 KB)", "%.2f KB" % (need / 1024), None)
+        n = cp["names"]
+        row("the firmware's interned names for a whole game on the Express",
+            "<= %d (141st: +832 B)" % n["budget"], "%d names; %d to the 141st; pool %d B"
+            % (n["names"], n["to_141st"], n["pool_bytes"]), n["names"] <= n["budget"])
+    import picobench  # the Pico on CircuitPython's real firmware, emulated (rp2040js)
+
+    pico_rows = picobench.rows(args.quick)
+    if pico_rows is None:
+        import pico
+
+        row("press -> sound, pass time, heap: %s" % picobench.LABEL, "<= 10 ms",
+            "not measured: " + pico.missing(), missing("QK_REQUIRE_PICO"))
+    else:
+        for r in pico_rows:
+            row(*r)
     w = browser_rows()
     if w is None:
         import browser
