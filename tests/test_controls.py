@@ -8,6 +8,7 @@ import pytest
 
 import web
 from harness import Sim
+from qiklaxon import layout  # noqa: E402  (the slots' names)
 
 PHASES = ("between questions", "answering", "reveal", "a number being entered")
 # What a cell says -> (the event it makes, its fields that must match) or None: refused
@@ -127,7 +128,7 @@ def test_one_button_builds_do_the_same_with_the_hold_the_table_gives(press, i):
 def test_the_one_button_holds_are_the_firmware_ladder():
     """The table's hold times are hardware/start.py's ladder at QK_LONG_MS = 700."""
     sim = Sim('QK_PIN_B = "none"\n', players=4)
-    (io, up, keys, ms), = sim.device.p[2]
+    (io, up, keys, ms), = sim.device.p[layout.BUT]
     key_of = {"A tap": 1, "A held": 2, "A held 2 s": 3, "B tap": 4, "B held": 5,
               "B held 2 s": 6}
     for press, k in key_of.items():

@@ -6,6 +6,7 @@ from hypothesis import given, settings, strategies as st
 
 import _audioout
 from harness import PROFILE_NAMES, Sim
+from qiklaxon import layout  # noqa: E402  (the slots' names)
 
 SAMPLE_BUILDS = ("simulated", "cpb", "cpx")  # builds that play the WAV samples
 
@@ -134,7 +135,7 @@ def test_klaxon_flashes_the_ring_in_klaxon_only_mode():
 def test_pico_piezo_sweeps_the_tone_without_blocking():
     sim = Sim(board_name="pico", klaxon_only=True)
     sim.press("klaxon", 100, 100)
-    pwm = sim.device.p[3]  # the piezo's PWMOut
+    pwm = sim.device.p[layout.OUT]  # the piezo's PWMOut
     freqs = []
     for t in range(105, 1400, 20):
         sim.run_until_ms(t)
@@ -147,7 +148,7 @@ def test_pico_piezo_sweeps_the_tone_without_blocking():
 
 def test_pico_led_flashes_on_the_klaxon():
     sim = Sim(board_name="pico", klaxon_only=True)
-    led = sim.device.p[8]  # the on-board LED
+    led = sim.device.p[layout.LED]  # the on-board LED
     sim.press("klaxon", 100, 100)
     states = set()
     for t in range(110, 1000, 64):

@@ -37,7 +37,9 @@ from qiklaxon import layout  # noqa: E402
 DEVICE_FILES = sorted(
     glob.glob(os.path.join(ROOT, "hardware", "*.py"))
     + [p for p in glob.glob(os.path.join(ROOT, "lib", "qiklaxon", "*.py"))
-       if os.path.basename(p) not in ("game.py", "layout.py", "__init__.py")])
+       if os.path.basename(p) not in ("game.py", "layout.py", "__init__.py")]
+    # (and the web page's side: it runs in MicroPython, where the layout is not staged)
+    + [os.path.join(ROOT, "web", "page.py")])
 
 # The arrays whose slots are named, by the name the modules give them (a variable, or the
 # attribute: self.S, r.u, d.f ...)

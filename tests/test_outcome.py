@@ -13,6 +13,7 @@ import pytest
 
 from qiklaxon.core import Referee
 from qiklaxon.game import FORWARD, OPS, POSITION_LIMIT, Game
+from qiklaxon import layout  # noqa: E402  (the slots' names)
 
 PENALTIES = (0, 1, 12, 99)
 LIMIT = POSITION_LIMIT
@@ -81,7 +82,7 @@ def _game(g):
 def core_moves(g, mask, back, at):
     """The core on its own: positions ``at`` before, act(6) after (clamped at +-32767)."""
     r = _core(g.core)
-    n = r.S[0]
+    n = r.S[layout.PLAYERS]
     r.P[:n] = array("h", at)
     assert r.act(OPS["reveal"], mask >> 8, mask & 255, back[0], back[1]) == 0
     return list(r.P[:n]), r

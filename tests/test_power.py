@@ -18,6 +18,7 @@ import simclock
 from harness import ROOT, Sim
 from scenario import profile
 from test_table import Table
+from qiklaxon import layout  # noqa: E402  (the slots' names)
 
 SLEEP_1 = "QK_SLEEP_MIN = 1\n"
 # build: sleeps until the Klaxon (its profile has alarm), has a watchdog
@@ -66,8 +67,8 @@ def test_idle_referee_saves_goes_dark_and_deep_sleeps_then_the_klaxon_wakes_it(b
     # it wakes when the Klaxon's pin reads pressed
     assert (pin_alarm.pin.id, pin_alarm.value) == t.sim.controls["klaxon"]
     # asleep: every pixel dark, the amplifier off, the LED off
-    assert all(tuple(px) == (0, 0, 0) for px in asleep.p[7])
-    for out in (asleep.p[5], asleep.p[8]):
+    assert all(tuple(px) == (0, 0, 0) for px in asleep.p[layout.PX])
+    for out in (asleep.p[layout.EN], asleep.p[layout.LED]):
         assert out is None or out.value is False
     # the wake: a new start-up ~1.3 s later (the board reboots), the saved game resumed,
     # and the press that woke it counts, though it was let go 1.2 s before code.py ran
@@ -121,7 +122,7 @@ def test_sleep_saves_a_change_still_waiting_for_its_save_first():
     t.sim.press("a", t.t, 80)  # seat 1 answers ...
     t.sim.run_until_ms(t.t + 150)
     assert t.sim.named("answer") and t.sim.nvm.ops == ops  # ... not saved yet
-    t.sim.device.t[7] = 300  # idle 0.3 s (QK_SLEEP_MIN is whole minutes)
+    t.sim.device.t[layout.IDLE] = 300  # idle 0.3 s (QK_SLEEP_MIN is whole minutes)
     t.sim.run_until_ms(t.t + 900)  # asleep before the save's 1 s is up
     assert t.sim.slept == 1 and t.sim.named("sleep")[0][0] < t.t + 900
     assert t.sim.nvm.ops > ops
@@ -183,7 +184,7 @@ def test_a_referee_kept_busy_by_buttons_stays_awake():
 
 def test_sleep_min_zero_never_sleeps():
     sim = Sim("QK_SLEEP_MIN = 0\n", players=3)
-    assert sim.device.p[9] is None
+    assert sim.device.p[layout.SLEEP] is None
     sim.press("a", 1000, 80)
     sim.run_until_ms(130_000)
     assert not sim.slept and sim.named("sleep") == []
@@ -195,7 +196,7 @@ def test_the_express_has_no_alarm_so_it_never_sleeps_or_goes_dark():
     t = Table("cpx", players=4, settings=SLEEP_1)
     t.ask()
     t.wait(130_000)
-    assert t.sim.device.p[9] is None
+    assert t.sim.device.p[layout.SLEEP] is None
     assert not t.sim.slept and t.sim.named("sleep") == []
     assert t.sim.ring()[0] == "white" and t.seat(1) == ("yellow", "slow")
     t.answer()
@@ -210,7 +211,7 @@ def test_watchdog_is_fed_about_once_a_second_where_the_build_has_one(board, slee
     t.answer()
     t.klaxon()
     t.wait(10_000)
-    wd = t.sim.device.p[10]
+    wd = t.sim.device.p[layout.WD]
     if not dog:
         assert wd is None
         return
@@ -235,7 +236,7 @@ def test_watchdog_is_fed_through_a_stuck_klaxon_and_a_fault():
     assert [w for _, w in faults(sim)] == ["the referee failed: RuntimeError('boom')",
                                            "the Klaxon is stuck down; check its wiring"]
     assert [w for _, w in cleared(sim)] == ["the referee is back", "the Klaxon is released"]
-    feeds = sim.device.p[10].feeds
+    feeds = sim.device.p[layout.WD].feeds
     assert max(b - a for a, b in zip(feeds, feeds[1:])) <= 1000 and feeds[-1] > 8000
 
 

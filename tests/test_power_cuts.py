@@ -13,6 +13,7 @@ from flashsim import FlashSim, PowerCut
 from qiklaxon import restore
 from qiklaxon.core import Referee, check
 from qiklaxon.game import Game
+from qiklaxon import layout  # noqa: E402  (the slots' names)
 
 LOG = {"rp2040": True, "nrf52840": False, "samd21": False}  # as the profiles say
 
@@ -181,7 +182,7 @@ def test_sequence_numbers_wrap():
     flash = FlashSim("nrf52840")
     g = Game(4)
     g.core.j = restore.find(flash, False)[0]
-    g.core.j[2] = 0xFFFE
+    g.core.j[layout.J_SEQ] = 0xFFFE
     for _ in range(3):
         g.ask() if g.phase == "idle" else g.answer()
         g.core.save()

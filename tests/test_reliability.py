@@ -15,6 +15,7 @@ from harness import Sim
 from qiklaxon import restore
 from qiklaxon.core import Referee
 from test_table import Table
+from qiklaxon import layout  # noqa: E402  (the slots' names)
 
 BOARDS = ["simulated", "cpb", "cpx", "pico"]
 
@@ -150,7 +151,7 @@ def damaged_store():
     flash = FlashSim("rp2040")
     r = Referee(4)
     r.j = restore.find(flash, True)[0]
-    r.B[0] = 12
+    r.B[layout.PLAYERS] = 12
     r.save()
     return flash
 
@@ -238,11 +239,11 @@ def test_a_stuck_klaxon_stops_the_sound_shows_a_fault_and_never_retriggers():
     sim = Sim("QK_STUCK_S = 2\n", klaxon_only=True)
     sim.press("klaxon", 100, 6000)  # a child leans on it for six seconds
     sim.run_until_ms(500)
-    assert sim.device.f[3] == 0 and sim.speaker_enabled()  # the klaxon sounds (1.3 s) ...
+    assert sim.device.f[layout.CUR] == 0 and sim.speaker_enabled()  # the klaxon sounds (1.3 s) ...
     sim.run_until_ms(2500)
     assert faults(sim) == ["the Klaxon is stuck down; check its wiring"]
     assert set(sim.scene()) == {("purple", "fast")}
-    assert sim.speaker_enabled() is False and sim.device.f[3] == 255  # ... and no more
+    assert sim.speaker_enabled() is False and sim.device.f[layout.CUR] == layout.NONE  # ... and no more
     sim.run_until_ms(6000)
     assert len(sim.named("klaxon")) == 1 and len(sim.sounds()) == 1  # the one press only
     assert cleared(sim) == []

@@ -13,6 +13,7 @@ Circuit Playground that is the pixel numbered one lower.
 import pytest
 
 from harness import Sim
+from qiklaxon import layout  # noqa: E402  (the slots' names)
 
 TEN = "QK_PIXELS = 10\n"
 # build, settings, whether its pixel numbers run counter-clockwise
@@ -53,8 +54,8 @@ def frames(sim, until_ms, step_ms=32):
     while t < until_ms:
         t += step_ms
         sim.run_until_ms(t)
-        led = sim.device.p[8]
-        px = "".join(c[0] if c != "off" else "." for c in sim.ring()) if sim.device.p[7] else ""
+        led = sim.device.p[layout.LED]
+        px = "".join(c[0] if c != "off" else "." for c in sim.ring()) if sim.device.p[layout.PX] else ""
         out.append((px,
                     bool(led.value) if led is not None else None))
     return out
@@ -168,7 +169,7 @@ def test_a_short_strip_shows_the_first_seats_where_the_host_pictures_put_them(bo
 
     sim = Sim(settings, board_name=board, players=6)
     sim.tap("b", 300)  # ask: seat 1 answers first
-    np = len(sim.device.p[7])
+    np = len(sim.device.p[layout.PX])
     for seat in (1, 2):
         seen = set()
         for t in range(0, 1100, 100):  # the slow yellow blink: lit half of each second

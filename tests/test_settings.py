@@ -17,6 +17,7 @@ import harness
 from harness import ROOT, Sim
 import hardware.start as start_module
 from hardware.settings import KEYS, read
+from qiklaxon import layout  # noqa: E402  (the slots' names)
 
 DEFAULTS = [k[1] for k in KEYS]
 INDEX = {k[0]: i for i, k in enumerate(KEYS)}
@@ -370,9 +371,9 @@ def test_a_build_the_board_cannot_run_is_reported_and_the_boards_own_build_used(
 def test_board_overrides_the_build_where_the_board_has_its_pins():
     # (a control for the test above: QK_BOARD is obeyed when it can be) a Circuit Playground
     # Express told to run the Bluefruit's build gets its deep sleep; its own build has none
-    assert Sim(board_name="cpx").device.p[9] is None
+    assert Sim(board_name="cpx").device.p[layout.SLEEP] is None
     sim = Sim('QK_BOARD = "cpb"\n', board_name="cpx")
-    assert errors(sim) == [] and sim.device.p[9] is not None
+    assert errors(sim) == [] and sim.device.p[layout.SLEEP] is not None
 
 
 def test_an_unknown_board_runs_with_the_picos_pin_names(monkeypatch):

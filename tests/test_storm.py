@@ -17,6 +17,7 @@ import pytest
 
 from harness import Sim
 from qiklaxon.core import Referee
+from qiklaxon import layout  # noqa: E402  (the slots' names)
 
 PRESSES = 1000  # per build: 2000 in all
 
@@ -54,7 +55,7 @@ def snapshot(r):
 
 def undone(r):
     """The state after undoing on a copy of referee ``r``."""
-    c = Referee(r.S[0])
+    c = Referee(r.S[layout.PLAYERS])
     c.S[:] = r.S
     c.P[:] = r.P
     c.B[:] = r.B
@@ -80,7 +81,7 @@ def test_a_storm_of_presses(board, seed):
 
     def key(k):
         before = snapshot(r)
-        answering = r.S[3]
+        answering = r.S[layout.TURN]
         ok = real(k)
         after = snapshot(r)
         if ok and after != before and k != 5:  # a change: undo must give the state before
@@ -97,7 +98,7 @@ def test_a_storm_of_presses(board, seed):
     j = 0
     for t, k, *_ in keys:
         control = "klaxon" if k == 0 else ("a" if k in (1, 2, 3) else "b")
-        if sim.device.p[2][0][2] == b"\x01\x04\x05\x02\x06\x03":  # one-button build
+        if sim.device.p[layout.BUT][0][layout.B_KEYS] == b"\x01\x04\x05\x02\x06\x03":  # one-button build
             control = "klaxon" if k == 0 else "a"
         while presses[j][1] != control:
             j += 1  # a press of another control that came first must already be counted

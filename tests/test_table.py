@@ -13,6 +13,7 @@ import sys
 import pytest
 
 from harness import PROFILE_NAMES, ROOT, Sim
+from qiklaxon import layout  # noqa: E402  (the slots' names)
 
 LONG = 900  # a hold past QK_LONG_MS (700 ms): the second meaning
 LONGER = 2300  # a hold past 2 s: the third
@@ -106,7 +107,7 @@ def test_a_question_with_a_klaxon_and_a_penalty(board):
     assert t.seat(1) == ("green", "steady")
     assert t.seat(3) == ("yellow", "fast")
     t.wrong()  # the challenger was wrong, and the booklet says "Klaxon -12"
-    assert t.sim.device.r.u[0] == 1  # its penalty is being entered
+    assert t.sim.device.r.u[layout.WHAT] == 1  # its penalty is being entered
     t.plus10()
     t.plus1()
     t.plus1()  # 12: one white (ten), two orange (units)
@@ -128,7 +129,7 @@ def test_challenged_shown_in_sky_slow_and_only_the_parties_get_a_penalty(board):
     t.klaxon()  # 3 challenges 2
     assert t.seat(2) == ("sky", "slow") or t.seat(1) == ("yellow", "fast")
     t.wrong()  # seat 1: wrong, not a party: no penalty asked
-    assert t.sim.device.r.u[0] == 0
+    assert t.sim.device.r.u[layout.WHAT] == 0
     assert t.seat(2) == ("yellow", "fast")
     assert t.seat(3) == ("vermillion", "fast") and t.seat(4) == ("grey", "steady")
     t.right()  # seat 2 right
@@ -251,7 +252,7 @@ def test_move_a_piece_forward_and_back_and_undo_it():
     t.move()
     t.undo()  # one step of the entry back: no seat chosen, nothing moved
     assert t.events("back")
-    assert t.game.positions == [0, 0, 11, 0] and t.sim.device.r.u[0] == 0
+    assert t.game.positions == [0, 0, 11, 0] and t.sim.device.r.u[layout.WHAT] == 0
 
 
 def test_a_klaxon_just_after_a_tap_counts_after_it():
@@ -362,6 +363,6 @@ def test_the_harness_palette_is_what_the_device_draws():
             d.c[i] = colour
             d.c[np + i] = 0
         d.draw(0)
-        px = d.p[7]
+        px = d.p[layout.PX]
         assert tuple(px[0]) == (PALETTE[colour] >> 16, PALETTE[colour] >> 8 & 255,
                                 PALETTE[colour] & 255)

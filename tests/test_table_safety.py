@@ -12,6 +12,7 @@ import pytest
 
 from harness import ROOT, Sim
 from qiklaxon.game import Game
+from qiklaxon import layout  # noqa: E402  (the slots' names)
 
 SCRIPT_ANSWERS = [(700, "b"), (1300, "a"), (1900, "a"), (2500, "a"),  # question 1: all answer
                   (3100, "a"), (3700, "a"), (4300, "a"),  # all right: [0, 3, 3, 3], QM 1
@@ -122,7 +123,7 @@ def test_the_penalty_display_is_right_for_every_value_that_can_be_entered():
     d = sim.device
     np = len(d.c) // 2
     for value in range(0, 100):
-        d.r.u[1] = value
+        d.r.u[layout.COUNT] = value
         d.render()
         scene = sim.scene()
         if value // 10 + value % 10 <= np:  # white tens, then orange units
@@ -312,7 +313,7 @@ def test_a_fault_whose_report_runs_out_of_memory_still_leaves_a_klaxon(monkeypat
     sim.press("klaxon", 2000, 100)  # still a Klaxon
     sim.run_until_ms(2400)
     assert [n for _, n in sim.sounds()][-2:] == ["klaxon", "klaxon"]
-    assert d.f[15] == 1  # a fault: a pure Klaxon until the referee is rebuilt
+    assert d.f[layout.FAULT] == 1  # a fault: a pure Klaxon until the referee is rebuilt
 
 
 @pytest.mark.parametrize("start", [32700, -32700])

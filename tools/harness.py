@@ -135,14 +135,14 @@ class Sim(scenario.Scenario):
         self.device = None  # (what sounds while it starts is heard below, once)
         super().power_on_again()
         d = self.device
-        if d is not None and d.f[3] != 255:  # a sound from start-up: the press that woke it
-            self._sounds.append((simclock.now_us(), _NAMES[d.f[3]]))
-        if d is not None and d.f[17]:  # tone sweeps (a piezo, the Express's DAC): hear them start
+        if d is not None and d.f[layout.CUR] != layout.NONE:  # a sound from start-up: the
+            self._sounds.append((simclock.now_us(), _NAMES[d.f[layout.CUR]]))  # press that woke it
+        if d is not None and d.f[layout.TONE]:  # tone sweeps (a piezo, the Express's DAC): hear them start
             play = d.play
 
             def heard(i, n):
                 play(i, n)
-                if d.f[3] == i:
+                if d.f[layout.CUR] == i:
                     self._heard(_NAMES[i])
 
             d.play = heard
@@ -294,7 +294,7 @@ class Sim(scenario.Scenario):
 
     def ring(self):
         """What each pixel shows now, as colour names ('off' when dark)."""
-        px = self.device.p[7]
+        px = self.device.p[layout.PX]
         rgb = [(c >> 16, c >> 8 & 255, c & 255) for c in PALETTE]  # as the device draws them
         return [COLOUR_NAMES[rgb.index(tuple(px[i]))] if tuple(px[i]) in rgb
                 else str(tuple(px[i])) for i in range(len(px))]
@@ -310,6 +310,6 @@ class Sim(scenario.Scenario):
         return seat * np // players if np >= players else seat
 
     def speaker_enabled(self):
-        en = self.device.p[5]
+        en = self.device.p[layout.EN]
         return bool(en.value) if en is not None else None
 

@@ -163,7 +163,7 @@ if %(klaxon)d:
         poll()
         advance(1000)
     print("alloc_klaxon", gc.mem_alloc() - before)
-    print("klaxon_sounded", 1 if s.device.f[3] == 0 else 0)
+    print("klaxon_sounded", 1 if s.device.f[%(cur)d] == 0 else 0)  # the klaxon plays
 gc.enable()
 """
 
@@ -173,7 +173,8 @@ def probe(folder, profile="cpx", settings="", passes=1000, klaxon=False, bare=Fa
     only advance the clock (what the measuring loop itself costs)."""
     out, fuel = run(PROBE % {"profile": profile, "settings": settings, "passes": passes,
                              "board_id": layout.BY_PROFILE[profile]["board_id"],
-                             "klaxon": int(klaxon), "pass": "pass" if bare else "poll()"},
+                             "klaxon": int(klaxon), "pass": "pass" if bare else "poll()",
+                             "cur": layout.CUR},
                     folder, raw=True)
     values = {}
     for line in out.splitlines():

@@ -33,6 +33,19 @@ import microcontroller  # noqa: E402
 import scenario  # noqa: E402
 import simclock  # noqa: E402
 
+if __debug__:  # (this VM has no lib/qiklaxon/layout.py: the device's names, as device.py's)
+    from micropython import const
+
+_SND = const(4)  # the Device's parts: the sounds, the pixels
+_PX = const(7)
+_N = const(12)  # its flags: the pass counter
+_PLAYERS = const(0)  # the referee's state: players, the QM, the phase, who answers, the
+_QM = const(1)  # Klaxon's parties
+_PHASE = const(2)
+_TURN = const(3)
+_CHALLENGER = const(4)
+_CHALLENGED = const(5)
+
 BUILD = "simulated"  # Blinka's OS-agnostic pins, WAV sounds, a 10-pixel ring, deep sleep
 BASE = "QK_BRIGHTNESS = 100\n"  # settings.toml: the screen dims, not the firmware
 SETTINGS = BASE
@@ -40,7 +53,7 @@ PASS_US = 1000  # a pass a simulated millisecond, as the host harness runs it
 CATCH_UP_US = 2000000  # further behind than this (a hidden tab): quiet passes (_quiet)
 NVM_SIZE = 4096  # the simulated build's flash: an RP2040's sector
 _NONE = 255
-SOUNDS = ("klaxon", "denied", "blip")  # the device's sounds 0, 1, 2 (its parts' p[4])
+SOUNDS = ("klaxon", "denied", "blip")  # the device's sounds 0, 1, 2 (its parts' p[_SND])
 
 _s = None  # the Scenario: the device on this page's board
 _trace = []  # [t_us, control, pressed] of every level the page's buttons set
@@ -130,7 +143,7 @@ def _name_sounds():
     by its place, so that the page knows which WAV to sound."""
     d = _s.device
     if d is not None:
-        for i, sample in enumerate(d.p[4]):
+        for i, sample in enumerate(d.p[_SND]):
             if sample is not None:
                 sample.name = SOUNDS[i]
 
@@ -162,7 +175,7 @@ def _quiet(t_us):
     d = _s.device
     pace = max(100000, (t_us - simclock.now_us()) // 2000)
     while simclock.now_us() < t_us:
-        d.f[12] = 255  # the pass counter: this pass is a chores pass
+        d.f[_N] = 255  # the pass counter: this pass is a chores pass
         d.poll()
         simclock.advance_us(min(pace, t_us - simclock.now_us()) or 1)
         _coarse[0] += 1
@@ -228,12 +241,12 @@ def frame():
     out = {"asleep": _asleep[0], "started": _s.device is not None, "t": simclock.now_ms()}
     d = _s.device
     if d is not None and not _asleep[0]:
-        px = d.p[7]
+        px = d.p[_PX]
         out["px"] = [px[i] if isinstance(px[i], int) else
                      px[i][0] << 16 | px[i][1] << 8 | px[i][2] for i in range(len(px))]
         out["scene"] = scene_by_pixel(d, out["px"])
         n = len(out["px"])
-        out["players"] = players = d.r.S[0] if d.r is not None else 0
+        out["players"] = players = d.r.S[_PLAYERS] if d.r is not None else 0
         out["seats"] = events.seat_labels(BUILD, players, n)  # the seat each pixel shows
         out["status"] = status_words()
     first = min(_read_log(), _sent[1])
@@ -256,15 +269,16 @@ def state():
     out = {"mode": "klaxon" if r is None else "referee"}
     if r is not None:
         S = r.S
-        n = S[0]
+        n = S[_PLAYERS]
         pos = [r.P[i] for i in range(n)]
 
         def seat(v):
             return None if v == _NONE else v
 
-        out.update(players=n, qm=S[1], phase=("idle", "answering", "reveal", "over")[S[2]],
-                   positions=pos, answering=seat(S[3]), challenger=seat(S[4]),
-                   challenged=seat(S[5]))
+        out.update(players=n, qm=S[_QM],
+                   phase=("idle", "answering", "reveal", "over")[S[_PHASE]],
+                   positions=pos, answering=seat(S[_TURN]), challenger=seat(S[_CHALLENGER]),
+                   challenged=seat(S[_CHALLENGED]))
     return out
 
 
@@ -296,13 +310,14 @@ def status_words():
     if r is None:
         return "A pure Klaxon: every press sounds"
     S = r.S
-    phase = PHASES[S[2]] if S[2] < 4 else ""
+    phase = PHASES[S[_PHASE]] if S[_PHASE] < 4 else ""
     if phase == "idle":
-        return "Between questions: QM seat %d taps A to roll, B to ask" % S[1]
-    if phase == "answering" and S[3] != _NONE:
-        return "Seat %d to answer (A), pass (B) or hit the Klaxon; QM seat %d" % (S[3], S[1])
+        return "Between questions: QM seat %d taps A to roll, B to ask" % S[_QM]
+    if phase == "answering" and S[_TURN] != _NONE:
+        return "Seat %d to answer (A), pass (B) or hit the Klaxon; QM seat %d" % (S[_TURN],
+                                                                                S[_QM])
     if phase == "reveal":
-        return "The reveal: QM seat %d marks each answer, A right, B wrong" % S[1]
+        return "The reveal: QM seat %d marks each answer, A right, B wrong" % S[_QM]
     if phase == "over":
         return "Game over: B held 2 s sets up a new game"
     return "Playing"
