@@ -2,11 +2,12 @@
 
 ``Device.poll()`` is one pass of the loop; it never blocks, and allocates
 nothing when nothing happens. Every pass samples the Klaxon; buttons A and
-B are sampled on the first pass at least 3 ticks after their last sample
-(2 to 4 ms apart at any pass time up to 1 ms), and a level two samples
-agree on is taken, so a press or a gap of 8 ms always counts; every eighth
-pass also follows the sound and draws the lights; the chores (the
-watchdog, sleeping, saving, recovering from a fault) run every 256th pass.
+B are sampled on the first even pass at least 3 ticks after their last
+sample (2 to 5 ms apart at any pass time up to 1 ms), and a level two
+samples agree on is taken, so a press or a gap of 10 ms always counts;
+every eighth pass also follows the sound and draws the lights; the chores
+(the watchdog, sleeping, saving, recovering from a fault) run every 256th
+pass.
 
 The Klaxon's press is its contact read closed at a pass ``QK_GLITCH_MS`` + 1
 ticks or more after it was first seen closed, with no open stretch that long
@@ -215,6 +216,8 @@ class Device:
                     print("fault cleared: the Klaxon is released")
                     self.render()
         f[_N] = s = (f[_N] + 1) & 255
+        if s & 1:
+            return  # odd passes: the Klaxon alone
         t = self.t
         b = f[_NB] and (n - t[_SMP]) & _TICKS >= 3  # A and B: 3 ticks since their sample
         if s & 7 and not b:

@@ -36,8 +36,8 @@ def test_a_contact_of_3_ms_more_than_the_glitch_limit_always_sounds(pass_us):
 @pytest.mark.parametrize("pass_us", PASSES)
 def test_every_a_press_of_10_ms_counts_at_any_phase(pass_us):
     rng = random.Random(pass_us + 2)
-    counted = probes.taps(pass_us, [8000, 10_000, 12_000], rng, phases=12)
-    assert counted == {8000: 12, 10_000: 12, 12_000: 12}
+    counted = probes.taps(pass_us, [10_000, 12_000], rng, phases=12)
+    assert counted == {10_000: 12, 12_000: 12}
 
 
 @pytest.mark.parametrize("pass_us", PASSES)
