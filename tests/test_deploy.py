@@ -71,6 +71,15 @@ def source_of(rel):
     return os.path.join(ROOT, *rel.split("/"))
 
 
+def content_of(rel):
+    """What a deploy writes for ``rel``: a copy of its source; a library without its type
+    hints (deploy.lean_library: test_the_libraries_go_without_their_type_hints)."""
+    if deploy.is_library(rel):
+        return deploy.lean_library(source_of(rel)).encode()
+    with open(source_of(rel), "rb") as f:
+        return f.read()
+
+
 @pytest.mark.parametrize("board, settings", sorted(EXPECTED))
 def test_deploys_exactly_what_the_build_runs_and_verifies_it(tmp_path, board, settings):
     d = drive(tmp_path, board, settings or None)
@@ -85,8 +94,7 @@ def test_deploys_exactly_what_the_build_runs_and_verifies_it(tmp_path, board, se
         with open(os.path.join(d, rel), "rb") as f:
             data = f.read()
         assert len(data) == size
-        with open(source_of(rel), "rb") as f:
-            assert data == f.read(), rel
+        assert data == content_of(rel), rel
     # the list of files and their total, for the closing note
     print(board, len(written), "files", sum(written.values()), "bytes")
 
@@ -283,3 +291,116 @@ def test_a_stale_py_beside_a_new_mpy_is_removed(tmp_path):
 def test_command_line_reports_errors_without_a_traceback(tmp_path, capsys):
     assert deploy.main([str(tmp_path)]) == 1
     assert "no boot_out.txt" in capsys.readouterr().err
+
+
+def _lean_modules(tmp_path):
+    """{library: (the installed module, the module as a deploy copies it)}, both loaded here."""
+    import importlib.util
+
+    mods = {}
+    for name in ("adafruit_ticks", "adafruit_debouncer"):
+        pair = []
+        for tag, text in (("installed", open(deploy.library_source(name)).read()),
+                          ("lean", deploy.lean_library(deploy.library_source(name)))):
+            path = tmp_path / ("%s_%s.py" % (tag, name))
+            path.write_text(text)
+            spec = importlib.util.spec_from_file_location("%s_%s" % (tag, name), path)
+            mod = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(mod)
+            pair.append(mod)
+        mods[name] = pair
+    return mods
+
+
+def test_the_libraries_go_without_their_type_hints(tmp_path):
+    import ast
+
+    d = drive(tmp_path, "pico")  # as .py: the three libraries
+    written = dict(deploy.deploy(d, out=quiet))
+    libs = [rel for rel in written if deploy.is_library(rel)]
+    assert sorted(libs) == ["lib/%s.py" % n for n in sorted(deploy.LIBRARIES)]
+    for rel in libs:
+        with open(os.path.join(d, rel), encoding="utf-8") as f:
+            text = f.read()
+        with open(source_of(rel), encoding="utf-8") as f:
+            original = f.read()
+        tree = ast.parse(text)
+        compile(tree, rel, "exec")
+        assert not [n for n in ast.walk(tree) if isinstance(n, ast.AnnAssign)], rel
+        for n in ast.walk(tree):
+            if isinstance(n, ast.FunctionDef):
+                assert n.returns is None, (rel, n.name)
+                a = n.args
+                assert not [x for x in a.posonlyargs + a.args + a.kwonlyargs + [a.vararg, a.kwarg]
+                            if x is not None and x.annotation is not None], (rel, n.name)
+            if isinstance(n, (ast.Import, ast.ImportFrom)):
+                mods = [n.module] if isinstance(n, ast.ImportFrom) else [x.name for x in n.names]
+                assert not {m.split(".")[0] for m in mods} & {
+                    "typing", "circuitpython_typing", "types"}, (rel, mods)
+        # the licence header as it was; the version; every private const, now free
+        header = original[:original.index('"""')]
+        assert text.startswith(header.rstrip() + "\n") and "SPDX-License-Identifier" in header
+        version = [ast.literal_eval(n.value) for n in ast.parse(original).body
+                   if isinstance(n, ast.Assign) and n.targets[0].id == "__version__"]
+        assert "__version__ = %r" % version[0] in text.splitlines()
+        for n in ast.parse(original).body:
+            if isinstance(n, ast.AnnAssign) and ast.unparse(n.value).startswith("const("):
+                assert "%s = %s" % (n.target.id, ast.unparse(n.value)) in text.splitlines()
+    # neopixel keeps what it runs: only its type-hint block goes
+    with open(os.path.join(d, "lib/neopixel.py")) as f:
+        neo = f.read()
+    assert "microcontroller" not in neo.split('"""', 2)[2].split("class ")[0]
+    assert "import adafruit_pixelbuf" in neo and "from neopixel_write import neopixel_write" in neo
+    # the debouncer's four flags were globals; they are consts now, and nothing else is lost
+    lean = ast.parse(deploy.lean_library(deploy.library_source("adafruit_debouncer")))
+    names = {n.targets[0].id for n in lean.body if isinstance(n, ast.Assign)}
+    assert {"_DEBOUNCED_STATE", "_UNSTABLE_STATE", "_CHANGED_STATE", "_TICKS_PER_SEC"} <= names
+    assert [n.name for n in lean.body if isinstance(n, ast.ClassDef)] == ["Debouncer", "Button"]
+
+
+def test_the_lean_libraries_behave_as_the_installed_ones(tmp_path):
+    """The same bouncing trace through the installed debouncer and the deployed one, on
+    one clock: every property after every update is the same, Button's too; and ticks'
+    arithmetic, its overflow included."""
+    import random
+
+    mods = _lean_modules(tmp_path)
+    rng = random.Random(18)
+    old_t, new_t = mods["adafruit_ticks"]
+    for _ in range(2000):
+        a, b = rng.randrange(1 << 29), rng.randrange(-(1 << 29), 1 << 29)
+        for f in ("ticks_diff", "ticks_less"):
+            assert getattr(old_t, f)(a, b % (1 << 29)) == getattr(new_t, f)(a, b % (1 << 29))
+        try:
+            want = old_t.ticks_add(a, b)
+        except OverflowError:
+            with pytest.raises(OverflowError):
+                new_t.ticks_add(a, b)
+        else:
+            assert new_t.ticks_add(a, b) == want
+    now = [(1 << 29) - 3000]  # wraps during the trace
+    level = [True]
+    clock = lambda: now[0] % (1 << 29)  # noqa: E731
+    seen = []
+    for mod in mods["adafruit_debouncer"]:
+        mod.ticks_ms = clock
+        now[0], level[0] = (1 << 29) - 3000, True
+        trace_rng = random.Random(5)
+        d = mod.Debouncer(lambda: level[0], interval=0.005)
+        b = mod.Button(lambda: level[0], short_duration_ms=150, long_duration_ms=400)
+        out = []
+        for i in range(6000):  # bouncy stretches, and long holds (a long press)
+            now[0] += trace_rng.choice((1, 1, 2, 3))
+            if trace_rng.random() < (0.03 if (i // 1000) % 2 else 0.002):
+                level[0] = not level[0]
+            d.update()
+            b.update()
+            out.append((d.value, d.rose, d.fell, d.state, d.last_duration, d.current_duration,
+                        d.interval, b.pressed, b.released, b.short_count, b.long_press))
+        d.update(0)
+        d.interval = 0.02
+        out.append((d.value, d.interval))
+        seen.append(out)
+    assert seen[0] == seen[1]
+    assert any(o[1] for o in seen[0]) and any(o[2] for o in seen[0])
+    assert any(o[9] for o in seen[0][:-1]) and any(o[10] for o in seen[0][:-1])

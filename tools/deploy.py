@@ -11,7 +11,8 @@ boot.py, safemode.py, the firmware's modules (``DEVICE``), that build's own
 profile (no other board's tables), power.py only where the port can sleep
 or has a watchdog, mixer.py only for WAV sounds, the sounds (not for tones),
 and the CircuitPython libraries from this environment (no download; not
-``neopixel`` on the Express, whose firmware has it frozen). With
+``neopixel`` on the Express, whose firmware has it frozen), each without its type
+hints (``lean_library``: a temporary copy, the same code, fewer interned names). With
 CircuitPython's own ``mpy-cross`` the libraries and the project's modules
 go as .mpy (less RAM at import; for the Express with ``-O3``, no line
 numbers, as it has no traceback module to show them); otherwise as .py,
@@ -109,6 +110,101 @@ def library_source(name):
         raise DeployError("library %s is not installed here: run 'python3 tools/dev.py test' "
                           "once, or pip install -r requirements.txt" % name)
     return spec.origin
+
+
+# Modules a library imports only for its type hints, in ``try: ... except ImportError: pass``
+# (neopixel's ``microcontroller`` too: for ``microcontroller.Pin`` in an annotation)
+TYPING = ("typing", "typing_extensions", "circuitpython_typing", "types", "microcontroller")
+
+
+def is_library(rel):
+    """Is ``rel`` (a path on the drive) one of the CircuitPython libraries a deploy copies?"""
+    return rel.startswith("lib/") and rel.count("/") == 1 and rel[4:-3] in LIBRARIES
+
+
+def _hint_import(node):
+    """Does ``node`` import (only) from the type-hint modules?"""
+    import ast
+
+    if isinstance(node, ast.ImportFrom):
+        mods = [node.module or ""]
+    elif isinstance(node, ast.Import):
+        mods = [a.name for a in node.names]
+    else:
+        return False
+    return all(m.split(".")[0] in TYPING for m in mods)
+
+
+def lean_library(src):
+    """The text of library ``src`` as a deploy copies it: the same code without what costs the
+    board names and does nothing there (the library's own file is not changed).
+
+    * ``_X: int = const(n)`` becomes ``_X = const(n)``: an annotated assignment is not
+      folded by the compiler, so each such const stays a global (a name, a dict entry, a
+      lookup at every use); the plain form is free;
+    * every other annotation goes (parameters, returns, variables): none does anything on
+      the board, and a variable's annotation turns nothing into a const;
+    * ``try:`` blocks that import only from the type-hint modules (``TYPING``), whose
+      ``except ImportError:`` is ``pass`` and none of whose names the code left uses, go:
+      the library already runs without those names, as it does on every board that
+      lacks them, but each name they list is interned when the module loads.
+
+    The licence header (the comments before the code) and every statement else stay,
+    ``__version__`` too; comments inside the code do not (Python's ast keeps none)."""
+    import ast
+
+    with open(src, encoding="utf-8") as f:
+        text = f.read()
+    tree = ast.parse(text, src)
+
+    class Lean(ast.NodeTransformer):
+        def visit_AnnAssign(self, node):
+            if node.value is None:  # a bare declaration (``x: int``) does nothing at run time
+                return None
+            return ast.copy_location(ast.Assign(targets=[node.target], value=node.value), node)
+
+        def visit_FunctionDef(self, node):
+            node.returns = None
+            a = node.args
+            for arg in a.posonlyargs + a.args + a.kwonlyargs + [a.vararg, a.kwarg]:
+                if arg is not None:
+                    arg.annotation = None
+            return self.generic_visit(node)
+
+        visit_AsyncFunctionDef = visit_FunctionDef
+
+        def visit_Try(self, node):
+            quiet = node.handlers and all(
+                len(h.body) == 1 and isinstance(h.body[0], ast.Pass) and h.type is not None
+                and ast.unparse(h.type) in ("ImportError", "(ImportError,)")
+                for h in node.handlers)
+            if quiet and all(_hint_import(n) for n in node.body) and not node.orelse \
+                    and not node.finalbody:
+                hints.append(node)
+            return self.generic_visit(node)
+
+    hints = []
+    tree = Lean().visit(tree)
+    # a hint block goes if, its annotations gone, nothing uses a name it imports
+    used = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+    for node in ast.walk(tree):
+        for field in ("body", "orelse", "finalbody"):
+            stmts = getattr(node, field, None)
+            if isinstance(stmts, list):
+                setattr(node, field, [s for s in stmts if not (s in hints and not used & {
+                    (a.asname or a.name).split(".")[0] for i in s.body for a in i.names})])
+    for node in ast.walk(tree):  # a body emptied of declarations still needs a statement
+        if not isinstance(node, ast.Module) and getattr(node, "body", None) == []:
+            node.body = [ast.Pass()]
+    tree = ast.fix_missing_locations(tree)
+    header = []
+    for line in text.splitlines():
+        if not line.startswith("#") and line.strip():
+            break
+        header.append(line)
+    while header and not header[-1].strip():
+        header.pop()
+    return "\n".join(header) + "\n\n" + ast.unparse(tree) + "\n"
 
 
 def plan(drive, board_id, settings_text):
@@ -233,6 +329,12 @@ def deploy(drive, mpy_cross=None, dry_run=False, out=print):
     contents = []
     with tempfile.TemporaryDirectory() as tmp:
         for src, rel, compilable in plan(drive, board_id, settings_text):
+            if is_library(rel):  # as .mpy or .py, without the names the board does not need
+                lean = os.path.join(tmp, "lean", os.path.basename(src))
+                os.makedirs(os.path.dirname(lean), exist_ok=True)
+                with open(lean, "w", encoding="utf-8") as f:
+                    f.write(lean_library(src))
+                src = lean
             if mpy_cross and compilable:
                 data = compile_mpy(mpy_cross, src, tmp, rel, MPY_FLAGS.get(profile, ()))
                 rel = rel[:-3] + ".mpy"

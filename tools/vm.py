@@ -88,8 +88,14 @@ def stage(dest=None):
     _copy_py(os.path.join(ROOT, "tools", "vmboard"), os.path.join(dest, "vmboard"))
     _copy_py(os.path.join(ROOT, "tools", "cpboard"), os.path.join(dest, "cpboard"))
     os.makedirs(os.path.join(dest, "site"), exist_ok=True)
+    import deploy  # the libraries a deploy copies, as it copies them (lean_library)
+
     for name in LIBRARIES:
-        shutil.copy(library_file(name), os.path.join(dest, "site"))
+        if name in deploy.LIBRARIES:
+            with open(os.path.join(dest, "site", name + ".py"), "w", encoding="utf-8") as f:
+                f.write(deploy.lean_library(library_file(name)))
+        else:  # adafruit_pixelbuf: C on a board, the library stands in for it
+            shutil.copy(library_file(name), os.path.join(dest, "site"))
     return dest
 
 
