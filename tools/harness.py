@@ -92,26 +92,32 @@ class ProfileBoard:
 WAKE_BOOT_US = 1_300_000  # a pin alarm's press -> code.py running again
 
 
+def settings_text(settings="", players=None, qm=None, klaxon_only=False, brightness=100):
+    """The settings.toml a run gets (the harness's and the Pico lane's): the simulator's
+    flags as lines after the file's, which then loses its own line of that key (the board
+    reads a key once: the first; its line numbers are kept), and full brightness unless
+    set, so that the pixels' bytes are the device's colours."""
+    flags = [k for k, v in (("QK_PLAYERS", players), ("QK_FIRST_QM", qm),
+                            ("QK_KLAXON_ONLY", klaxon_only or None)) if v is not None]
+    lines = ["" if line.split("=")[0].strip() in flags else line for line in settings.split("\n")]
+    if players is not None:
+        lines.append("QK_PLAYERS = %d" % players)
+    if qm is not None:
+        lines.append("QK_FIRST_QM = %d" % qm)
+    if klaxon_only:
+        lines.append("QK_KLAXON_ONLY = 1")
+    if "QK_BRIGHTNESS" not in settings:
+        lines.append("QK_BRIGHTNESS = %d" % brightness)
+    return "\n".join(lines) + "\n"
+
+
 class Sim(scenario.Scenario):
     """One power-on of the simulated device (any build's profile)."""
 
     def __init__(self, settings="", players=None, qm=None, klaxon_only=False, board_name=None,
                  start_ms=simclock.POWER_ON_MS, seed=1, pass_us=PASS_US, phase_us=0,
                  brightness=100, nvm=None, held=(), wake_alarm=None, coarse=False):
-        # The simulator's flags are settings lines after the file's, which then loses its
-        # own line of that key (the board reads a key once: the first)
-        flags = [k for k, v in (("QK_PLAYERS", players), ("QK_FIRST_QM", qm),
-                                ("QK_KLAXON_ONLY", klaxon_only or None)) if v is not None]
-        lines = ["" if line.split("=")[0].strip() in flags else line  # (line numbers kept)
-                 for line in settings.split("\n")]
-        if players is not None:
-            lines.append("QK_PLAYERS = %d" % players)
-        if qm is not None:
-            lines.append("QK_FIRST_QM = %d" % qm)
-        if klaxon_only:
-            lines.append("QK_KLAXON_ONLY = 1")
-        if "QK_BRIGHTNESS" not in settings:
-            lines.append("QK_BRIGHTNESS = %d" % brightness)
+        text = settings_text(settings, players, qm, klaxon_only, brightness)
         name = board_name or "simulated"
         self.board_name = name
         self.board = board if name == "simulated" else ProfileBoard(name)
@@ -128,7 +134,7 @@ class Sim(scenario.Scenario):
         self.asleep = False  # asleep now, waiting for the Klaxon
         self._sounds = []  # (t_us, name) of every sound that really started
         _audioout.listener = self._heard
-        super().__init__(self.board, scenario.profile(name), "\n".join(lines) + "\n", start_ms,
+        super().__init__(self.board, scenario.profile(name), text, start_ms,
                          seed, phase_us, held=held)
 
     def power_on_again(self):

@@ -146,19 +146,10 @@ def _tool(name):
 
 
 def settings_text(settings="", players=None, qm=None, klaxon_only=False, brightness=100):
-    """The settings.toml both lanes get: the harness's flags as lines after the file's
-    (tools/harness.py ``Sim``: the last one counts), full brightness unless set, so
-    that the pixels' bytes are the device's colours."""
-    lines = [settings]
-    if players is not None:
-        lines.append("QK_PLAYERS = %d" % players)
-    if qm is not None:
-        lines.append("QK_FIRST_QM = %d" % qm)
-    if klaxon_only:
-        lines.append("QK_KLAXON_ONLY = 1")
-    if "QK_BRIGHTNESS" not in settings:
-        lines.append("QK_BRIGHTNESS = %d" % brightness)
-    return "\n".join(lines) + "\n"
+    """The settings.toml both lanes get: the harness's own (tools/harness.py)."""
+    import harness
+
+    return harness.settings_text(settings, players, qm, klaxon_only, brightness)
 
 
 class Drive:
