@@ -7,10 +7,11 @@ kit is not here (``pico.missing()`` says what is missing).
   PWM duty > 0 on GP15, read from the PWM registers at emulated µs. QK_KLAXON_ONLY = 1
   (every press sounds), presses at random µs phases against the loop, contact bounce
   <= 5 ms as tools/bench.py makes it (``_bounce``), many a boot, two boots at once.
-  The klaxon lasts 1.25 s, so that a press comes in silence every 150 ms (else 200
+  The klaxon lasts about 1.3 s, so that a press comes in silence every 150 ms (else 200
   presses would take 4 minutes of wall time) the probe's code.py gives the klaxon a
-  50 ms table (200 -> 420 Hz, its first blast's start); the path from the pin to the
-  PWM (debounce, ``press``, ``play``, ``step``, ``hush``) is the firmware's own.
+  50 ms table (its first segment's pitches, from the firmware's own table); the path
+  from the pin to the PWM (debounce, ``press``, ``play``, ``step``, ``hush``) is the
+  firmware's own.
 * the pass time: a probe's code.py runs the real ``Device`` over a whole game
   (scenario.GAME a second late, 4 players, QK_PIXELS = 10), counting passes with
   ``supervisor.ticks_ms()``: 2048 idle passes first, then the mean pass over the game
@@ -35,7 +36,6 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "sim
 import pico  # noqa: E402
 
 LABEL = "RP2040, real firmware (emulated)"
-SHORT_KLAXON = b"\x14\x2a\x05"  # 200 -> 420 Hz over 50 ms
 GAP_MS = 150  # between presses: the 50 ms sound, a 40 ms hold, bounce, the 30 ms re-arm
 HOLD_MS = 40
 BOOTS = 2  # press runs, at once (pico.POOL)
@@ -51,9 +51,10 @@ def code(tail):
     return text[:-len(LOOP)] + tail
 
 
-PRESS_CODE = code("""p = p[:4] + ((%r,) + p[4][1:],) + p[5:]  # the probe's short klaxon
+PRESS_CODE = code("""k = p[4][0][:2] + b"\\x05"  # the klaxon's first sweep, over 50 ms
+p = p[:4] + ((k,) + p[4][1:],) + p[5:]
 hardware.device.Device(p).run()
-""" % SHORT_KLAXON)
+""")
 
 GAME_CODE = code("""import supervisor
 d = hardware.device.Device(p)
