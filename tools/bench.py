@@ -299,8 +299,9 @@ def main(argv=None):
     pass_us = {}
     for chip, rate in (("RP2040", RP2040_BYTECODES_PER_US), ("SAMD21", SAMD21_BYTECODES_PER_US)):
         pass_us[chip] = v["cpx referee"]["fuel_idle"] / fpb / rate
-        row("  idle pass estimate, %s" % chip, "(info)", "~%d us (%.1f bytecodes/us)"
-            % (pass_us[chip], rate), None)
+        row("  idle pass estimate, %s (fuel, an assumed speed%s)" % (
+            chip, "; the real firmware's pass is measured below" if chip == "RP2040" else ""),
+            "(info)", "~%d us (%.1f bytecodes/us)" % (pass_us[chip], rate), None)
     # The same presses with passes as long as the estimates (the loop polls back to back)
     for chip in ("RP2040", "SAMD21"):
         slow_us = max(1, int(pass_us[chip]))
