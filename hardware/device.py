@@ -59,6 +59,7 @@ _WD = const(10)  # the watchdog, or None
 _FLAGS = const(11)  # Device.f
 _TIMES = const(12)  # Device.t
 # A button (p[_BUT][i]); the sounds (p[_SND][i])
+_B_IO = const(0)  # its DigitalInOut
 _B_UP = const(1)  # its level when released
 _B_KEYS = const(2)  # its ladder of keys
 _SOUND_KLAXON = const(0)
@@ -287,8 +288,9 @@ class Device:
                 w = f[_LV + i]
                 b = self.p[_BUT][i]
                 if w == _NONE and not k and f[_RAW + i] >> 1 != b[_B_UP] == f[_RAW + i] & 1 and \
-                        ticks_diff(t[_KS], t[_SMP]) >= 0:  # read down, not taken yet, and
-                    w = 0  # that sample was before the Klaxon's first contact: it counts first
+                        ticks_diff(t[_KS], t[_SMP]) > 0 and b[_B_IO].value != b[_B_UP]:
+                    # read down a tick before the Klaxon's first contact, not taken yet, and
+                    w = 0  # down still (no spike): it counts first, as a tap
                     f[_RAW + i] = 3 - 3 * b[_B_UP]
                 if w != _NONE:
                     f[_LV + i] = _NONE

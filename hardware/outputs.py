@@ -148,7 +148,7 @@ def start(p):
     s = k.state & 1  # the Klaxon's bit now
     up = 0 if kp[2] else 1
     f = bytearray(_F_SLOTS)
-    f[_ARM] = s == up  # armed, unless held at power-on ...
+    f[_ARM] = s == up and woke is None  # armed, unless held at power-on or woken by it ...
     f[_STUCK] = s != up and woke is None  # ... where it is stuck until released
     f[_UP] = 3 * up  # (the debouncer's debounced and unstable bits)
     f[_CUR] = f[_PEND] = _NONE
@@ -168,8 +168,9 @@ def start(p):
     t = [now, now, now, now, now,  # _KT, _FLT, _SV, _LAST, _FT
          v[_QK_REARM_MS], v[_QK_STUCK_S] * 1000, v[_QK_SLEEP_MIN] * 60000 if sl else 0,  # _REARM,
          3277 * v[_QK_VOLUME], now, now, 0, now, now, now, now,  # _HELD, _IDLE; _DUTY, _T0,
-         (now - 99) & _TICKS, now, v[_QK_GLITCH_MS] + 1]  # _TN, _HZ, _BT (2), _SMP, _DT; _KR,
-    # _KS, _GL (hardware/device.py's order)
+         # _TN, _HZ, _BT (2), _SMP, _DT; _KR (woken: the release must be seen, 30 ms of it,
+         # before the next press counts), _KS, _GL (hardware/device.py's order)
+         now if woke is not None else (now - 99) & _TICKS, now, v[_QK_GLITCH_MS] + 1]
     if bad:  # the ring flashes purple for two seconds: look at the console
         f[_FL] = _PURPLE
         t[_FLT] = adafruit_ticks.ticks_add(now, 2000)

@@ -29,7 +29,12 @@ import pytest
 import events as E
 import pico
 import scenario
-from hardware.outputs import TONES
+import synth
+
+# The sounds as defined, not as the firmware under test has them: tools/synth.py's
+# segments (the WAV's own), as tone sweeps (tests/test_one_klaxon.py holds
+# hardware/outputs.py's TONES to the same; here a wrong TONES shows on the board's PIN)
+TONES = synth.tones()
 
 REQUIRE = os.environ.get("QK_REQUIRE_PICO") == "1"
 pico.NICE = 10  # all runs but the long pole (see ``shared``)
@@ -165,6 +170,24 @@ def test_saved_game_is_the_harness_s_bytes(shared):
     r = shared("question", _question)
     sim = _harness_question()
     assert bytes(r.nvm) == bytes(sim.nvm.mem)
+    # and what the board wrote is a valid record by the format's own definition (checked
+    # here, not by the firmware's code): 0x51, seq, length, body, Fletcher-16 of the
+    # bytes before it (mod 255 sums), 0x00; the newest holds the reveal's positions
+    records = []
+    i = 0
+    while i + 7 <= len(r.nvm) and r.nvm[i] == 0x51:
+        n = r.nvm[i + 3]
+        a = b = 0
+        for x in r.nvm[i:i + 4 + n]:
+            a = (a + x) % 255
+            b = (b + a) % 255
+        assert r.nvm[i + 4 + n:i + 7 + n] == bytes((b, a, 0)), "record at %d: bad check" % i
+        records.append(((r.nvm[i + 1] << 8) | r.nvm[i + 2], r.nvm[i + 4]))
+        i += n + 7
+    seqs = [q for q, _ in records]
+    assert len(seqs) == 3 and seqs == list(range(seqs[0], seqs[0] + 3)), records
+    assert all(v == 2 for _, v in records), records  # the body's version
+    assert all(x == 0xFF for x in r.nvm[i:]), "the rest of the sector is erased"
     ops = [f for f in r.flash() if f[3] >= pico.NVM and f[3] < pico.NVM + 4096]
     assert ops and all(what == "program" for _, _, what, _, _ in ops), ops
     assert len(ops) == 3 and sim.nvm.erases == [0]  # 3 saves, one page program each
@@ -270,6 +293,20 @@ def test_pixels_show_each_seat_s_colour(shared):
     sim = pico.harness(Q_SETTINGS, [], 0)
     for t, p, c in Q_STEPS:
         sim.level(c, int(t * 1000), p)
+    # The ring legend's facts, stated here rather than taken from the firmware: the
+    # Klaxon "klaxon 3 1" at 2.4 s, then until the first mark at 4.2 s the reveal shows the
+    # QM (seat 0) white, seat 1's answer to be marked yellow blinking fast, seat 2 (passed)
+    # grey and the challenger, seat 3, vermillion blinking fast; seat s on pixel s * 10 // 4
+    # (a Pico strip, numbered clockwise: tools/events.py seat_pixel)
+    reveal = [px for ft, px in frames if 3100 <= ft < 4190]
+    assert reveal, "no frames in the reveal"
+    want = {0: {E.PALETTE[E.COLOUR_NAMES.index("white")]},
+            1: {E.PALETTE[E.COLOUR_NAMES.index("yellow")], 0},
+            2: {E.PALETTE[E.COLOUR_NAMES.index("grey")]},
+            3: {E.PALETTE[E.COLOUR_NAMES.index("vermillion")], 0}}
+    for seat, colours in want.items():
+        got = {px[E.seat_pixel(seat, 4, 10, True)] for px in reveal}
+        assert got == colours, ("seat", seat, [hex(x) for x in got], [hex(x) for x in colours])
     checked = 0
     klaxons = [t for t, p, c in Q_STEPS if p and c == "klaxon"]
     for t in sorted({t for t, p, _ in Q_STEPS if p}):
@@ -442,7 +479,10 @@ def test_the_waking_press_counts_though_released_before_code_py(shared):
     after = [s for _, s in lines_from(r.lines(), WAKE_MS)]
     sim_after = [s for _, s in lines_from(sim.events, WAKE_MS)]
     assert after == sim_after
-    assert any(WAKE_MS < t < WAKE_MS + 3000 and du > 0 for t, _, du in r.pwm())
+    woke = [(t, s) for t, s in lines_from(r.lines(), WAKE_MS) if s.startswith("klaxon")]
+    assert woke, "no klaxon line after the wake: the waking press was lost %s" % after
+    assert any(WAKE_MS < t < WAKE_MS + 3000 and du > 0 for t, _, du in r.pwm()), \
+        "the piezo stayed silent for 3 s after the wake: %s" % r.pwm()[-5:]
 
 
 CODE = open(os.path.join(pico.ROOT, "code.py")).read()

@@ -136,3 +136,53 @@ def test_a_clean_contact_3_ms_longer_than_the_glitch_limit_always_sounds(pass_us
     """Over 3 ticks from its first reading, plus up to a pass either side: 5 ms."""
     rng = random.Random(pass_us + 11)
     assert probes.glitches(pass_us, [5000], rng, phases=40) == {5000: 40}
+
+
+@pytest.mark.parametrize("pass_us", [77, 333, 999])
+def test_a_spike_on_a_at_the_klaxon_is_no_answer(pass_us):
+    """Crosstalk: slamming the Klaxon puts a 0.1-0.5 ms spike on A's wire just before or
+    with its contact. One reading of A is no press: seat 2 challenges seat 1."""
+    rng = random.Random(pass_us)
+    for _ in range(40):
+        sim = probes.Sim(players=4, pass_us=pass_us, phase_us=rng.randrange(pass_us))
+        sim.press("b", 100, 80)  # ask
+        sim.press("a", 500, 80)  # seat 1 answers
+        k = 1_000_000 + rng.randrange(1000)
+        spike = k - rng.randrange(0, 600)
+        sim.level("a", spike, True)
+        sim.level("a", spike + rng.randrange(100, 500), False)
+        sim.level("klaxon", k, True)
+        sim.level("klaxon", k + 120_000, False)
+        sim.run_until_ms(1600)
+        (_, got), = sim.named("klaxon")
+        assert got == {"challenger": 2, "challenged": 1}, (k, spike, sim.events)
+
+
+@pytest.mark.parametrize("after_us", [20, 300, 950])
+def test_a_press_just_after_the_klaxon_in_the_same_pass_counts_after_it(after_us):
+    """At a 999 us pass the Klaxon's first reading and A's may fall in one pass: the
+    Klaxon still counts first (A is read down at the Klaxon's tick, not before it)."""
+    for phase in range(0, 999, 111):
+        sim = probes.Sim(players=4, pass_us=999, phase_us=phase)
+        sim.press("b", 100, 80)
+        sim.press("a", 500, 80)
+        sim.level("klaxon", 1_000_000, True)
+        sim.level("klaxon", 1_120_000, False)
+        sim.level("a", 1_000_000 + after_us, True)
+        sim.level("a", 1_080_000 + after_us, False)
+        sim.run_until_ms(1600)
+        (_, got), = sim.named("klaxon")
+        assert got == {"challenger": 2, "challenged": 1}, (phase, sim.events)
+
+
+@pytest.mark.parametrize("pass_us", [77, 333])
+def test_the_waking_press_s_release_chatter_is_no_second_klaxon(pass_us):
+    """Woken by the Klaxon, the board counts that press once; its release chattering
+    just as code.py starts is not a new press (the release must hold 30 ms first)."""
+    for hold in (1299_000, 1299_750, 1300_000, 1300_250):
+        sim = probes.Sim("QK_SLEEP_MIN = 1\n", klaxon_only=True, pass_us=pass_us)
+        sim.run_until_ms(70_000)
+        sim.press("klaxon", 80_000, hold / 1000, release_bounce_us=[300, 700] * 4)
+        sim.run_until_ms(84_000)
+        assert sim.slept == 1
+        assert [n for _, n in sim._sounds].count("klaxon") == 1, (hold, sim.events)
