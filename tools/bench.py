@@ -104,16 +104,7 @@ def false_and_missed(rng, presses):
     return false, missed, glitches
 
 
-def _bounce(rng):
-    out = []
-    total = 0
-    while rng.random() < 0.75:
-        d = rng.randrange(30, 2000)
-        if total + d > 5000:
-            break
-        out.append(d)
-        total += d
-    return out
+_bounce = probes.bounce  # (the Pico rows use the same)
 
 
 def vm_rows(folder):

@@ -34,6 +34,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "simboard"))
 import pico  # noqa: E402
+from probes import bounce  # noqa: E402  (the bench's bouncing contact, the same)
 
 LABEL = "RP2040, real firmware (emulated)"
 GAP_MS = 150  # between presses: the 50 ms sound, a 40 ms hold, bounce, the 30 ms re-arm
@@ -89,17 +90,6 @@ print("probe: mem_free start %d lowest %d after %d; %d passes in %d ms; slowest 
 """)
 
 
-def bounce(rng):
-    """Contact bounce as tools/bench.py's ``_bounce``: alternate open/closed µs, <= 5 ms."""
-    out = []
-    total = 0
-    while rng.random() < 0.75:
-        d = rng.randrange(30, 2000)
-        if total + d > 5000:
-            break
-        out.append(d)
-        total += d
-    return out
 
 
 def press_steps(rng, n, t0=300):

@@ -97,6 +97,20 @@ def shortest_tap_that_always_counts(rng, pass_times=PASS_TIMES_US, phases=10, ga
     return out
 
 
+def bounce(rng):
+    """A contact's bounce after an edge: alternate open/closed durations (µs), 5 ms at
+    most in all (the benchmark's bouncing presses, on every lane)."""
+    out = []
+    total = 0
+    while rng.random() < 0.75:
+        d = rng.randrange(30, 2000)
+        if total + d > 5000:
+            break
+        out.append(d)
+        total += d
+    return out
+
+
 # ------------------------------------------------------------------ the peers
 def trace(rng, presses, bounce):
     """A table's Klaxon over time: ``presses`` bouncy presses (``bounce(rng)``: open/closed
