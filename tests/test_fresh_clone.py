@@ -90,3 +90,11 @@ def test_ci_sets_the_requirements_and_installs_what_the_lanes_need():
         assert "export %s=1" % var in run
     for pkg in ("chromium", "chromium-driver", "dosfstools", "mtools"):
         assert pkg in run
+
+
+def test_a_mistyped_pico_kit_path_is_said_not_passed_over(tmp_path, monkeypatch):
+    import pico
+
+    monkeypatch.setenv("QK_PICO_KIT", str(tmp_path / "no-such-kit"))
+    assert pico.kit() is None
+    assert "QK_PICO_KIT=%s" % (tmp_path / "no-such-kit") in pico.missing()

@@ -65,11 +65,13 @@ SUPERVISOR = ("Adafruit CircuitPython", "Board ID:", "UID:", "boot.py output:", 
 
 
 def kit():
-    """The kit's folder (run.mjs and the firmware), or None."""
-    for folder in (os.environ.get("QK_PICO_KIT"),
-                   os.path.join(os.path.dirname(ROOT), "shared", "circuitpython", "pico")):
-        if folder and all(os.path.exists(os.path.join(folder, p)) for p in ("run.mjs", FIRMWARE)):
-            return folder
+    """The kit's folder (run.mjs and the firmware), or None: ``$QK_PICO_KIT`` when it is
+    set (then only that one: a mistyped path is said, not passed over), else
+    ../shared/circuitpython/pico beside the repo."""
+    folder = os.environ.get("QK_PICO_KIT") or os.path.join(
+        os.path.dirname(ROOT), "shared", "circuitpython", "pico")
+    if all(os.path.exists(os.path.join(folder, p)) for p in ("run.mjs", FIRMWARE)):
+        return folder
     return None
 
 
@@ -122,7 +124,9 @@ def missing():
     """What the lane lacks here, in words (None: it can run)."""
     lack = []
     if kit() is None:
-        lack.append("the kit (run.mjs and %s)" % FIRMWARE)
+        lack.append("the kit (run.mjs and %s) in %s" % (
+            FIRMWARE, "QK_PICO_KIT=" + os.environ["QK_PICO_KIT"] if os.environ.get("QK_PICO_KIT")
+            else os.path.join(os.path.dirname(ROOT), "shared", "circuitpython", "pico")))
     if not shutil.which("node"):
         lack.append("node")
     for tool, pkg in (("mkfs.fat", "dosfstools"), ("mcopy", "mtools"), ("mtype", "mtools")):
