@@ -11,6 +11,16 @@ tools/simboard), the modules that port lacks made absent (no
 played in simulated time. It returns the console lines with their times,
 the same lines the CPython harness gives for the same script.
 
+The runner keeps the VM as a board has it while the firmware runs: ``print``
+and ``__import__`` are the VM's own (C, as on a board), not Python wrappers.
+Each pass prints its time first (``@T``), so a console line is timed by the
+pass that printed it. (A Python ``print`` wrapper made garbage on every line,
+its ``*args`` tuples, and held more of it through its frames: it moved the
+whole game's need between 14.3 and 18.2 KB with a few bytes of the runner's
+own code, the lane's artefact, not the firmware's.) The import hook that makes
+the port's missing modules absent and times the passes is taken off once
+hardware/device.py is imported: the overlays load through the VM's own.
+
 ``min_heap`` finds the smallest ``-X heapsize`` (1 KB steps) in which the
 script plays through with no MemoryError, and what the stand-ins held
 before ``code.py`` ran: the firmware's own need is the difference. On the
@@ -45,7 +55,11 @@ C_MODULES = layout.table("has")
 ABSENT = layout.table("lacks")
 FROZEN = layout.table("frozen")
 PASS_US = 1000
-PADS = (0, 48, 112)  # Drive.need: bytes held before code.py, to vary the layout
+# Drive.need's layouts: (bytes held before code.py, bytes freed before it). Each shifts
+# where the firmware's blocks land; a freed one leaves a hole below them, as a board's
+# start-up can. Odd sizes from 0 to 2 KB, held alone and with holes: 16 layouts.
+LAYOUTS = tuple((held, 0) for held in (0, 13, 47, 111, 229, 487, 1021, 2039)) + (
+    (16, 31), (48, 95), (32, 237), (64, 499), (16, 1013), (112, 2031), (0, 733), (256, 1531))
 STANDINS = ("vmboard", "simboard")
 # Stand-ins for what a board's firmware has frozen or in C: tools/cpboard (a frozen
 # neopixel: the Express) or, elsewhere, the real library on the drive over a Python pixelbuf
@@ -89,10 +103,11 @@ _import = builtins.__import__
 RUNNER = PRELUDE + """\
 _print = builtins.print
 _END_US = %(end_us)d
-_state = [None, True]
+_state = [None]
 
 
-def _poll(self):
+def _poll(self):  # one pass, its time first: the console lines after it are of this pass
+    _print('@T', simclock.now_us() // 1000)
     try:
         _state[0](self)
     finally:
@@ -109,23 +124,18 @@ def _imp(name, *args):
         cls = sys.modules['hardware.device'].Device
         _state[0] = cls.poll
         cls.poll = _poll
+        builtins.__import__ = _import  # from here on the VM's own import, as on a board
     return m
 
 
-def _rec(*args, sep=' ', end='\\n'):  # the console, timed; allocates nothing itself
-    if _state[1]:
-        _print('@', simclock.now_us() // 1000, end=' ')
-    _print(*args, sep=sep, end=end)
-    _state[1] = end == '\\n'
-
-
 builtins.__import__ = _imp
-builtins.print = _rec
 _Q = type('_Q', (), {})
 for i in range(%(fill)d):  # the stand-ins fill their qstr pools and start one more (fill())
     setattr(_Q, '_q%%d' %% i, 0)
 _Q = None
-_pad = bytearray(%(pad)d)  # shifts where the firmware's blocks land (Drive.need)
+_hole = bytearray(%(hole)d)  # freed before code.py: a hole the firmware's blocks fill
+_pad = bytearray(%(pad)d)  # held: shifts where the firmware's blocks land (Drive.need)
+_hole = None
 import micropython
 _print('@QSTR', end=' ')
 micropython.qstr_info(%(verbose)s)
@@ -135,7 +145,6 @@ try:
     execfile('code.py')
 except SystemExit:
     pass
-builtins.print = _print
 gc.collect()
 _print('@END', gc.mem_alloc())
 _print('@QSTR', end=' ')
@@ -185,20 +194,20 @@ class Drive:
         entries: its mpy-tool and qstr.c make the first one a board allocates 20). On a
         board the firmware's names start in those first pools; here the stand-ins'
         names come first, so the firmware's would land wherever they happen to end.
-        So the stand-ins pay for the lane's pools, and ``board_pools`` adds what the
-        firmware's own names take on a board."""
+        So the stand-ins pay for the lane's pools, and ``samd21_pools`` adds what the
+        firmware's own names take on the Express."""
         if self._fill is None:
             self._fill = 0
             self._fill = _fill_for(self.run([], 1)[2]) + 1
         return self._fill
 
-    def run(self, steps, end_ms, heap_kb=None, nvm=None, timeout=120, heap=None, pad=0,
+    def run(self, steps, end_ms, heap_kb=None, nvm=None, timeout=120, heap=None, pad=(0, 0),
             verbose=False):
         """Play ``steps`` [(t_ms, pressed, control)] until ``end_ms``: (lines, base, output,
         ok), ``lines`` as "t_ms line" like ``Scenario.canonical()``; base: the stand-ins'
-        bytes. The heap: ``heap_kb`` KB or ``heap`` bytes (default: the VM's); ``pad``
-        bytes held before code.py runs. ``self.usable``: the heap less the allocator's
-        tables. ``verbose``: also ``self.new_names``, the names (qstrs) the VM interned
+        bytes. The heap: ``heap_kb`` KB or ``heap`` bytes (default: the VM's); ``pad``: the
+        layout, (bytes held, bytes freed) before code.py runs (``LAYOUTS``).
+        ``self.usable``: the heap less the allocator's tables. ``verbose``: also ``self.new_names``, the names (qstrs) the VM interned
         while code.py ran, in order."""
         import simprofiles
 
@@ -218,7 +227,7 @@ class Drive:
             "idle": idle, "steps": script, "end_us": end_ms * 1000,
             "pass_us": PASS_US, "absent": ABSENT[self.profile],
             "frozen": FROZEN.get(self.profile, ()), "cmods": C_MODULES[self.profile],
-            "fill": self.fill(), "pad": pad,
+            "fill": self.fill(), "pad": pad[0], "hole": pad[1],
             "verbose": "1" if verbose else "",  # (with any argument, qstr_info lists them)
             "nvm": bytes(nvm) if nvm is not None else b"\xff" * NVM_SIZE[self.profile]}
         runner = os.path.join(self.standins, "_runner.py")
@@ -234,13 +243,18 @@ class Drive:
                            timeout=timeout)
         lines = []
         base = None
+        t = None  # the time of the pass printing now (ms), None outside code.py
         for line in r.stdout.splitlines():
             if line.startswith("@BASE "):
                 base = int(line.split()[1])
                 self.usable = int(line.split()[2])
-            elif line.startswith("@ "):
-                _, t, text = line.split(" ", 2)
-                lines.append("%s %s" % (t, text))
+                t = "0"  # start-up's lines come before the first pass
+            elif line.startswith("@T "):
+                t = line[3:]
+            elif line.startswith("@END"):
+                t = None
+            elif t is not None:
+                lines.append("%s %s" % (t, line))
         ok = r.returncode == 0 and base is not None and "@END" in r.stdout and \
             "MemoryError" not in r.stdout + r.stderr
         self.names = None  # the firmware's own names (qstrs): the pool's count at the end, less at the start
@@ -272,17 +286,17 @@ class Drive:
                 low = mid + 1
         return found, base, names
 
-    def need(self, steps, end_ms, expect, pads=PADS, step=64):
+    def need(self, steps, end_ms, expect, pads=LAYOUTS, step=64):
         """The firmware's peak heap need in bytes: the worst over ``pads`` (layouts) of the
         smallest usable heap (the heap less the allocator's tables, in ``step`` bytes) in
         which the script gives the console lines ``expect``, less what the stand-ins hold
-        before code.py; plus the qstr pools a board allocates for the firmware's names
-        (``board_pools``). Returns (need, [per pad], names).
+        before code.py; plus the qstr pools the Express allocates for the firmware's names
+        (``samd21_pools``). Returns (need, [per layout], names).
 
         Why not the heap size in 1 KB steps: the stand-ins hold ~20 KB, whose share of
         the allocator's tables (3%%: ~0.6 KB) is not the firmware's, and 1 KB steps round
         up by as much again. Where blocks land decides what fits (fragmentation), and a
-        board lays them out otherwise: each pad shifts the layout, and the worst counts."""
+        board lays them out otherwise: each layout shifts them, and the worst counts."""
         per = []
         names = 0
         for pad in pads:
@@ -298,7 +312,7 @@ class Drive:
             if base is None:
                 raise RuntimeError("the script fails even in %d bytes of heap" % high)
             per.append(usable - base)
-        return max(per) + board_pools(names), per, names
+        return max(per) + samd21_pools(names)[0], per, names
 
     def close(self):
         shutil.rmtree(self.path, ignore_errors=True)
@@ -371,20 +385,6 @@ BREAKDOWN_MODULES = ("adafruit_ticks", "adafruit_debouncer", "qiklaxon", "qiklax
                      "hardware")
 
 
-def board_pools(names):
-    """Heap bytes of the qstr pools a board allocates for ``names`` new names: pools of
-    20, 40, 80, ... entries, each a 24-byte header and 7 bytes an entry (a pointer, the
-    hash and the length), in 16-byte blocks. (The names' characters are counted by the
-    lane itself.)"""
-    total = 0
-    size = 20
-    while names > 0:
-        total += (24 + 7 * size + 15) // 16 * 16
-        names -= size
-        size *= 2
-    return total
-
-
 def _fill_for(out):
     """How many more names fill the qstr pools that ``out``'s first qstr_info shows."""
     line = out[out.index("@QSTR"):]
@@ -443,7 +443,8 @@ def _dumped(text):
 # an entry (its pointer, a 1-byte hash, a 1-byte length), in the heap's 16-byte blocks.
 # The first a board allocates has 20 entries, each next one twice the last: 20, 40, 80,
 # 160, so 140 names fit in the first three and the 141st allocates 160 entries (+832 B).
-# (The unix build's are 7 bytes an entry and a 24-byte header: ``board_pools``.)
+# (The unix build's are 7 bytes an entry and a 24-byte header: the lane's own pools are
+# the stand-ins', ``Drive.fill``.)
 SAMD21_POOL = (20, 5, 16)  # header bytes, bytes an entry, block bytes
 NAMES_BUDGET = 130  # the brief: a whole game's names, ten short of the 141st
 # Names of the firmware whose place in the Express's ROM was read from a real
