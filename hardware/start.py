@@ -102,8 +102,9 @@ def buttons(board, prof, v):
     import adafruit_debouncer
 
     Debouncer = adafruit_debouncer.Debouncer
-    # The loop uses Debouncer's update() and state only: Button and the properties are
-    # freed (~0.9 KB of bytecode and objects on the Express)
+    # The loop uses Debouncer's update() and state only. A deploy copies the library
+    # without Button and the properties (layout's LIBRARY_UNUSED); copied whole, they are
+    # freed here (~0.9 KB of bytecode and objects on the Express)
     if hasattr(adafruit_debouncer, "Button"):
         del adafruit_debouncer.Button
         for n in ("rose", "fell", "last_duration", "current_duration", "value", "interval"):

@@ -11,6 +11,7 @@ import pytest
 import cpvm
 import deploy
 from harness import ROOT
+from qiklaxon import layout
 
 BOOT_OUT = {
     "cpb": "Adafruit CircuitPython 9.2.1 on 2024-11-20; Adafruit Circuit Playground Bluefruit "
@@ -355,13 +356,40 @@ def test_the_libraries_go_without_their_type_hints(tmp_path):
     lean = ast.parse(deploy.lean_library(deploy.library_source("adafruit_debouncer")))
     names = {n.targets[0].id for n in lean.body if isinstance(n, ast.Assign)}
     assert {"_DEBOUNCED_STATE", "_UNSTABLE_STATE", "_CHANGED_STATE", "_TICKS_PER_SEC"} <= names
-    assert [n.name for n in lean.body if isinstance(n, ast.ClassDef)] == ["Debouncer", "Button"]
+    # and what the firmware never uses goes (layout.LIBRARY_UNUSED): Button, the properties
+    classes = {n.name: [m.name for m in n.body if isinstance(m, ast.FunctionDef)]
+               for n in lean.body if isinstance(n, ast.ClassDef)}
+    assert classes == {"Debouncer": ["__init__", "_set_state", "_unset_state", "_toggle_state",
+                                     "_get_state", "update"]}
+
+
+def test_start_up_deletes_what_a_deploy_leaves_out():
+    """A library copied whole (circup) loses at start-up what a deploy leaves out:
+    hardware/start.py's list is layout.LIBRARY_UNUSED's, and nothing the firmware runs
+    names any of it."""
+    import ast
+
+    tree = ast.parse(open(os.path.join(ROOT, "hardware", "start.py")).read())
+    fn = next(n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == "buttons")
+    deleted = {"Button"} if any(isinstance(n, ast.Delete) and ast.unparse(n.targets[0]) ==
+                                "adafruit_debouncer.Button" for n in ast.walk(fn)) else set()
+    for n in ast.walk(fn):
+        if isinstance(n, ast.For) and isinstance(n.iter, ast.Tuple) and all(
+                isinstance(e, ast.Constant) and isinstance(e.value, str) for e in n.iter.elts):
+            deleted |= {"Debouncer." + ast.literal_eval(e) for e in n.iter.elts}
+    assert deleted == set(layout.LIBRARY_UNUSED["adafruit_debouncer"])
+    members = {u.split(".")[-1] for u in deleted} - {"value"}  # (every pin has a value:
+    for rel in deploy.DEVICE:  # the debouncer's is never read, its state is)
+        if rel != "hardware/start.py":  # (whose only mention of them is the deletion)
+            t = ast.parse(open(os.path.join(ROOT, *rel.split("/"))).read())
+            assert not {n.attr for n in ast.walk(t) if isinstance(n, ast.Attribute)} & members, rel
 
 
 def test_the_lean_libraries_behave_as_the_installed_ones(tmp_path):
     """The same bouncing trace through the installed debouncer and the deployed one, on
-    one clock: every property after every update is the same, Button's too; and ticks'
-    arithmetic, its overflow included."""
+    one clock: after every update the state and every tick it keeps are the same, and
+    the installed one's properties follow from them; and ticks' arithmetic, its
+    overflow included."""
     import random
 
     mods = _lean_modules(tmp_path)
@@ -387,20 +415,22 @@ def test_the_lean_libraries_behave_as_the_installed_ones(tmp_path):
         now[0], level[0] = (1 << 29) - 3000, True
         trace_rng = random.Random(5)
         d = mod.Debouncer(lambda: level[0], interval=0.005)
-        b = mod.Button(lambda: level[0], short_duration_ms=150, long_duration_ms=400)
         out = []
-        for i in range(6000):  # bouncy stretches, and long holds (a long press)
+        for i in range(6000):  # bouncy stretches, and long holds
             now[0] += trace_rng.choice((1, 1, 2, 3))
             if trace_rng.random() < (0.03 if (i // 1000) % 2 else 0.002):
                 level[0] = not level[0]
             d.update()
-            b.update()
-            out.append((d.value, d.rose, d.fell, d.state, d.last_duration, d.current_duration,
-                        d.interval, b.pressed, b.released, b.short_count, b.long_press))
+            out.append((d.state, d._last_bounce_ticks, d._last_duration_ticks,
+                        d._state_changed_ticks, d._interval_ticks))
+            if mod is mods["adafruit_debouncer"][0]:  # the properties, from the state
+                assert (d.value, d.rose, d.fell) == (bool(d.state & 1), d.state & 5 == 5,
+                                                     d.state & 5 == 4)
         d.update(0)
-        d.interval = 0.02
-        out.append((d.value, d.interval))
+        out.append(d.state)
         seen.append(out)
     assert seen[0] == seen[1]
-    assert any(o[1] for o in seen[0]) and any(o[2] for o in seen[0])
-    assert any(o[9] for o in seen[0][:-1]) and any(o[10] for o in seen[0][:-1])
+    assert any(o[0] & 5 == 5 for o in seen[0][:-1]) and any(o[0] & 5 == 4 for o in seen[0][:-1])
+    lean = mods["adafruit_debouncer"][1]
+    assert not hasattr(lean, "Button") and not [
+        n for n in ("rose", "fell", "value", "interval") if hasattr(lean.Debouncer, n)]

@@ -137,7 +137,7 @@ def _hint_import(node):
 
 def lean_library(src):
     """The text of library ``src`` as a deploy copies it: the same code without what costs the
-    board names and does nothing there (the library's own file is not changed).
+    board names and RAM and does nothing there (the library's own file is not changed).
 
     * ``_X: int = const(n)`` becomes ``_X = const(n)``: an annotated assignment is not
       folded by the compiler, so each such const stays a global (a name, a dict entry, a
@@ -147,7 +147,10 @@ def lean_library(src):
     * ``try:`` blocks that import only from the type-hint modules (``TYPING``), whose
       ``except ImportError:`` is ``pass`` and none of whose names the code left uses, go:
       the library already runs without those names, as it does on every board that
-      lacks them, but each name they list is interned when the module loads.
+      lacks them, but each name they list is interned when the module loads;
+    * what the firmware never uses of it (``layout.LIBRARY_UNUSED``: a top-level class or
+      function, ``Class.member`` a method or property, its setter too) goes: loaded, it
+      would be bytecode and names in RAM that start-up deletes again, leaving holes.
 
     The licence header (the comments before the code) and every statement else stay,
     ``__version__`` too; comments inside the code do not (Python's ast keeps none)."""
@@ -185,6 +188,12 @@ def lean_library(src):
 
     hints = []
     tree = Lean().visit(tree)
+    unused = layout.LIBRARY_UNUSED.get(os.path.basename(src)[:-3], ())
+    tree.body = [n for n in tree.body if getattr(n, "name", None) not in unused]
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef):
+            node.body = [n for n in node.body
+                         if "%s.%s" % (node.name, getattr(n, "name", "")) not in unused]
     # a hint block goes if, its annotations gone, nothing uses a name it imports
     used = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
     for node in ast.walk(tree):

@@ -226,6 +226,16 @@ OV_ENTRY = 2  # qiklaxon/entry.py
 OV_OVER = 3  # qiklaxon/over.py
 OV_TIDY = 4  # more(): none loaded; those the state does not need dropped
 OVERLAYS = ("undo", "reveal", "entry", "over")
+OV_ROOM = 4096  # bytes free below which a load collects the garbage first (the Express)
+
+# What the firmware never uses of a library: a deploy copies the library without it
+# (tools/deploy.py's lean_library: no bytecode loaded, no names interned, no holes left),
+# and hardware/start.py deletes the same at start-up from a library copied whole
+# (tests/test_deploy.py holds start.py's list to this one). The loop uses the
+# debouncer's update() and state only.
+LIBRARY_UNUSED = {"adafruit_debouncer": (
+    "Button", "Debouncer.rose", "Debouncer.fell", "Debouncer.last_duration",
+    "Debouncer.current_duration", "Debouncer.value", "Debouncer.interval")}
 
 # The saved game: Referee.j (list, 5)
 J_NVM = 0  # the nvm
