@@ -131,6 +131,7 @@ _OV_REVEAL = const(1)
 _OV_ENTRY = const(2)
 _OV_OVER = const(3)
 _OV_TIDY = const(4)
+_OV_ROOM = const(4096)
 # The saved game: j, and a record
 _J_NVM = const(0)
 _J_LOG = const(1)
@@ -398,8 +399,15 @@ class Referee:
                 if hasattr(sys.modules["qiklaxon"], n):
                     delattr(sys.modules["qiklaxon"], n)
         if k < _OV_TIDY:
-            return __import__("qiklaxon." + ("undo", "reveal", "entry", "over")[k], None,
-                              None, ("key",))
+            n = "qiklaxon." + ("undo", "reveal", "entry", "over")[k]
+            if n not in sys.modules:
+                import gc
+
+                if hasattr(gc, "mem_free") and gc.mem_free() < _OV_ROOM:  # (CPython: none)
+                    gc.collect()  # a nearly full heap (the Express): the garbage goes first,
+                    # so that the overlay's bytecode gets whole runs of free blocks, not the
+                    # gaps between garbage that a collection in mid-load would leave
+            return __import__(n, None, None, ("key",))
 
     def save(self):
         """The game into nvm as the newest record (qiklaxon/restore.py reads them back):
