@@ -130,23 +130,10 @@ _OV_UNDO = const(0)
 _OV_REVEAL = const(1)
 _OV_ENTRY = const(2)
 _OV_OVER = const(3)
-_OV_TIDY = const(4)
+_OV_SAVE = const(4)
+_OV_TIDY = const(5)
 _OV_ROOM = const(4096)
 # The saved game: j, and a record
-_J_NVM = const(0)
-_J_LOG = const(1)
-_J_SEQ = const(2)
-_J_AT = const(3)
-_J_TAIL = const(4)
-_MAGIC = const(0x51)
-_R_SEQ = const(1)
-_R_LEN = const(3)
-_R_BODY = const(4)
-_R_MORE = const(7)
-_VERSION = const(2)
-_BODY_B = const(1)
-_BODY_Q = const(20)
-_BODY_LOG = const(40)
 
 _LEN = b"\x00\x02\x01\x01\x01\x01\x05\x01\x04\x01\x05"  # log bytes of each action (layout's OP_LOG_BYTES)
 
@@ -380,8 +367,8 @@ class Referee:
         return k
 
     def more(self, k=_OV_TIDY):
-        """Overlay ``k`` (0 qiklaxon/undo.py, 1 reveal.py, 2 entry.py, 3 over.py), loaded
-        if it is not, the others dropped first: at most one is in RAM. ``more()``: drop
+        """Overlay ``k`` (0 qiklaxon/undo.py, 1 reveal.py, 2 entry.py, 3 over.py, 4
+        save.py), loaded if it is not, the others dropped first: at most one is in RAM. ``more()``: drop
         those the state does not need now (the reveal's while it is under way, entry.py's
         while a move is entered, over.py's while the end is shown or a new game set up),
         so that their RAM is freed."""
@@ -390,7 +377,7 @@ class Referee:
         S = self.S
         u = self.u[_WHAT]
         for i in range(_OV_TIDY):
-            n = ("undo", "reveal", "entry", "over")[i]
+            n = ("undo", "reveal", "entry", "over", "save")[i]
             if i != k and (k < _OV_TIDY or not (
                     i == _OV_REVEAL and S[_PHASE] == _REVEAL or
                     i == _OV_ENTRY and _PENALTY < u < _NEW_PLAYERS or
@@ -399,7 +386,7 @@ class Referee:
                 if hasattr(sys.modules["qiklaxon"], n):
                     delattr(sys.modules["qiklaxon"], n)
         if k < _OV_TIDY:
-            n = "qiklaxon." + ("undo", "reveal", "entry", "over")[k]
+            n = "qiklaxon." + ("undo", "reveal", "entry", "over", "save")[k]
             if n not in sys.modules:
                 import gc
 
@@ -434,36 +421,7 @@ class Referee:
 
         The body is: version 2, ``B``, ``Q`` (little-endian), the log.
         """
-        j = self.j
-        n = _BODY_LOG + self.n  # the body's length
-        size = len(j[_J_NVM])
-        q = (j[_J_SEQ] + 1) & 0xFFFF
-        r = bytearray(n + _R_MORE)
-        r[0] = _MAGIC
-        r[_R_SEQ] = q >> 8
-        r[_R_SEQ + 1] = q & 255
-        r[_R_LEN] = n
-        r[_R_BODY] = _VERSION
-        r[_R_BODY + _BODY_B:_R_BODY + _BODY_Q] = self.B
-        for i in range(_SEATS):
-            r[(_R_BODY + _BODY_Q) + 2 * i] = self.Q[i] & 255
-            r[(_R_BODY + _BODY_Q + 1) + 2 * i] = self.Q[i] >> 8 & 255
-        r[_R_BODY + _BODY_LOG:n + _R_BODY] = self.L[:self.n]
-        i = check(r, n + _R_BODY)  # the check follows the body
-        r[n + _R_BODY] = i >> 8
-        r[n + (_R_BODY + 1)] = i & 255
-        if not j[_J_LOG]:  # ping-pong: the half without the newest record
-            i = size // 2 if j[_J_AT] == 0 and j[_J_SEQ] >= 0 else 0
-        elif j[_J_TAIL] + n + _R_MORE <= size:  # log: append in the erased tail
-            i = j[_J_TAIL]
-        else:  # log full: the sector anew, holding only this record
-            i = 0
-            r.extend(b"\xff" * (size - n - _R_MORE))
-        j[_J_NVM][i:i + len(r)] = r
-        self.w = 0
-        j[_J_SEQ] = q
-        j[_J_AT] = i
-        j[_J_TAIL] = i + n + _R_MORE
+        self.more(_OV_SAVE).save(self)  # (qiklaxon/save.py: out of RAM between saves)
 
 
 def check(d, n):

@@ -224,18 +224,20 @@ OV_UNDO = 0  # qiklaxon/undo.py
 OV_REVEAL = 1  # qiklaxon/reveal.py
 OV_ENTRY = 2  # qiklaxon/entry.py
 OV_OVER = 3  # qiklaxon/over.py
-OV_TIDY = 4  # more(): none loaded; those the state does not need dropped
-OVERLAYS = ("undo", "reveal", "entry", "over")
+OV_SAVE = 4  # qiklaxon/save.py
+OV_TIDY = 5  # more(): none loaded; those the state does not need dropped
+OVERLAYS = ("undo", "reveal", "entry", "over", "save")
 OV_ROOM = 4096  # bytes free below which a load collects the garbage first (the Express)
 
 # What the firmware never uses of a library: a deploy copies the library without it
 # (tools/deploy.py's lean_library: no bytecode loaded, no names interned, no holes left),
 # and hardware/start.py deletes the same at start-up from a library copied whole
 # (tests/test_deploy.py holds start.py's list to this one). The loop uses the
-# debouncer's update() and state only.
+# debouncer's update() and state only, and ticks' ticks_ms, ticks_diff and ticks_add.
 LIBRARY_UNUSED = {"adafruit_debouncer": (
     "Button", "Debouncer.rose", "Debouncer.fell", "Debouncer.last_duration",
-    "Debouncer.current_duration", "Debouncer.value", "Debouncer.interval")}
+    "Debouncer.current_duration", "Debouncer.value", "Debouncer.interval"),
+    "adafruit_ticks": ("ticks_less",)}
 
 # The saved game: Referee.j (list, 5)
 J_NVM = 0  # the nvm
@@ -295,8 +297,9 @@ PV = 11  # a held button's preview, colour | pattern << 4 (0: none)
 N = 12  # passes, modulo 256
 DUE = 13  # a save is due at t[SV]
 NB = 14  # buttons (0 to 2)
-FAULT = 15  # a fault: a pure Klaxon until t[FT] + 5 s
+FAULT = 15  # a fault: a pure Klaxon until t[FT] + 5 s (OUT_OF_MEMORY: then a fresh heap)
 NP = 16  # pixels
+OUT_OF_MEMORY = 2  # f[FAULT] when the referee could not allocate
 TONE = 17  # the sounds are tone sweeps
 SEG = 18  # the sweep's segment
 LV = 19  # 19, 20: the level each button has reached while held (NONE: up)

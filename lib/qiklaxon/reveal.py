@@ -66,7 +66,17 @@ def key(r, k):
     if u[_WHAT]:
         return penalty(r, k)
     if k == _KEY_B_HELD:
-        return unmark(r, u, S, n)
+        s = S[_QM]
+        while (s + 1) % n != S[_QM]:  # the last answer marked
+            s = (s + 1) % n
+            if (u[_RIGHT] | u[_WRONG]) >> s & 1:
+                w = s
+        u[_RIGHT] &= ~(1 << w)
+        u[_WRONG] &= ~(1 << w)
+        if w == S[_CHALLENGER] or w == S[_CHALLENGED]:  # its Klaxon penalty goes too
+            u[_CHALLENGER_PEN if w == S[_CHALLENGER] else _CHALLENGED_PEN] = 0
+        r.out(_W_UNMARK, w)
+        return True
     if k != _KEY_A and k != _KEY_B:
         return False
     s = cursor(r)
@@ -79,23 +89,6 @@ def key(r, k):
             u[_SEAT] = s
             return True
     return outcome(r)
-
-
-def unmark(r, u, S, n):
-    """B held: the last answer marked is unmarked, and its Klaxon penalty goes too. (A
-    function of its own: each function's bytecode is one run of heap blocks, and the
-    Express's heap has short runs free, not long ones.)"""
-    s = S[_QM]
-    while (s + 1) % n != S[_QM]:  # the last answer marked
-        s = (s + 1) % n
-        if (u[_RIGHT] | u[_WRONG]) >> s & 1:
-            w = s
-    u[_RIGHT] &= ~(1 << w)
-    u[_WRONG] &= ~(1 << w)
-    if w == S[_CHALLENGER] or w == S[_CHALLENGED]:
-        u[_CHALLENGER_PEN if w == S[_CHALLENGER] else _CHALLENGED_PEN] = 0
-    r.out(_W_UNMARK, w)
-    return True
 
 
 def penalty(r, k):

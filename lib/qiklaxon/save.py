@@ -1,0 +1,63 @@
+"""Saving the game: an overlay of qiklaxon/core.py, loaded a second after an action.
+
+``Referee.save()`` (core.py says what a record holds, and the two layouts);
+qiklaxon/restore.py reads the records back at power-up. Here, not in the core:
+between saves its bytecode is not in RAM, and it is small, so a save never needs
+the RAM an overlay for the table's keys takes.
+"""
+
+from qiklaxon.core import check
+
+if __debug__:  # CPython needs const; the Express's mpy-cross -O3 drops this import
+    from micropython import const
+
+# The names of the numbers (lib/qiklaxon/layout.py; tests/test_names.py holds them to it)
+_SEATS = const(10)
+_J_NVM = const(0)
+_J_LOG = const(1)
+_J_SEQ = const(2)
+_J_AT = const(3)
+_J_TAIL = const(4)
+_MAGIC = const(0x51)
+_R_SEQ = const(1)
+_R_LEN = const(3)
+_R_BODY = const(4)
+_R_MORE = const(7)
+_VERSION = const(2)
+_BODY_B = const(1)
+_BODY_Q = const(20)
+_BODY_LOG = const(40)
+
+
+def save(r):
+    """``Referee.save()``: the game into nvm as the newest record."""
+    j = r.j
+    n = _BODY_LOG + r.n  # the body's length
+    size = len(j[_J_NVM])
+    q = (j[_J_SEQ] + 1) & 0xFFFF
+    d = bytearray(n + _R_MORE)
+    d[0] = _MAGIC
+    d[_R_SEQ] = q >> 8
+    d[_R_SEQ + 1] = q & 255
+    d[_R_LEN] = n
+    d[_R_BODY] = _VERSION
+    d[_R_BODY + _BODY_B:_R_BODY + _BODY_Q] = r.B
+    for i in range(_SEATS):
+        d[(_R_BODY + _BODY_Q) + 2 * i] = r.Q[i] & 255
+        d[(_R_BODY + _BODY_Q + 1) + 2 * i] = r.Q[i] >> 8 & 255
+    d[_R_BODY + _BODY_LOG:n + _R_BODY] = r.L[:r.n]
+    i = check(d, n + _R_BODY)  # the check follows the body
+    d[n + _R_BODY] = i >> 8
+    d[n + (_R_BODY + 1)] = i & 255
+    if not j[_J_LOG]:  # ping-pong: the half without the newest record
+        i = size // 2 if j[_J_AT] == 0 and j[_J_SEQ] >= 0 else 0
+    elif j[_J_TAIL] + n + _R_MORE <= size:  # log: append in the erased tail
+        i = j[_J_TAIL]
+    else:  # log full: the sector anew, holding only this record
+        i = 0
+        d.extend(b"\xff" * (size - n - _R_MORE))
+    j[_J_NVM][i:i + len(d)] = d
+    r.w = 0
+    j[_J_SEQ] = q
+    j[_J_AT] = i
+    j[_J_TAIL] = i + n + _R_MORE
