@@ -83,7 +83,8 @@ _PV = const(11)  # a held button's preview, colour | pattern << 4 (0: none)
 _N = const(12)  # passes, modulo 256
 _DUE = const(13)  # a save is due at t[_SV]
 _NB = const(14)  # buttons (0 to 2)
-_FAULT = const(15)  # a fault: a pure Klaxon until t[_FT] + 5 s
+_FAULT = const(15)  # a fault: a pure Klaxon until t[_FT] + 5 s (then a fresh heap if
+_OUT_OF_MEMORY = const(2)  # it was _OUT_OF_MEMORY)
 _NP = const(16)  # pixels
 _TONE = const(17)  # the sounds are tone sweeps
 _SEG = const(18)  # the sweep's segment
@@ -254,6 +255,14 @@ class Device:
                 if self.r and self.r.j and self.r.w:  # only when the game changed
                     self.r.save()
             if f[_FAULT] and ticks_diff(n, t[_FT]) >= 5000:
+                if f[_FAULT] == _OUT_OF_MEMORY and self.r:  # not a rebuild in this heap:
+                    import supervisor  # the game saved, the VM restarts on a fresh one
+
+                    if self.r.j:  # (code.py runs again, restore.py resumes the game and the
+                        self.r.save()  # press that failed can be made again; a port without
+                    print("out of memory: restarting")  # supervisor, the web
+                    supervisor.reload()  # page's: a fault, then a rebuild here. Nothing here
+                    # catches its ReloadException, a BaseException)
                 f[_FAULT] = 0  # try again; another fault starts the wait again
                 if self.r:
                     self.r.more(_OV_UNDO).reset(self.r)
@@ -268,14 +277,16 @@ class Device:
         may fail too, out of memory: the Klaxon goes on regardless)."""
         f = self.f
         self.t[_FT] = ticks_ms()  # (a fault that goes on starts the wait again)
-        try:
-            if not f[_FAULT]:  # said once, not every pass it goes on
-                f[_FAULT] = 1
+        if not f[_FAULT]:  # said once, not every pass it goes on
+            f[_FAULT] = _OUT_OF_MEMORY if isinstance(e, MemoryError) else 1
+            try:
                 print("fault: the referee failed: %r" % (e,))
+            except Exception:
+                pass
+        try:
             self.render()
         except Exception:
             pass
-        f[_FAULT] = 1
 
     def press(self, k, n):
         """Key ``k`` from A or B, 0 the Klaxon, -1 a button going down: decide,

@@ -136,3 +136,43 @@ def test_a_long_settings_line_does_not_stop_the_express():
                                                             for line in lines), out[-800:]
         finally:
             d.close()
+
+
+def test_out_of_memory_restarts_on_a_fresh_heap_and_resumes_where_it_was(drives):
+    """At a heap just too small for a whole game (an overlay cannot load), the Express
+    says so, stays a Klaxon, saves the game and calls supervisor.reload(); code.py then
+    runs again on a fresh heap of the same size, resumes the saved game and plays the
+    rest of the table's presses exactly as the CPython harness does from that saved game.
+    No traceback, no crash loop, no power cycle."""
+    from flashsim import FlashSim
+    from harness import NVM_CHIPS
+
+    d = drives("cpx")
+    steps = scenario.taps(scenario.GAME)
+    expect, _, _, ok = d.run(steps, 28000)
+    assert ok
+    low, high = 8192, 96 * 1024  # the smallest heap that plays the whole game
+    while high - low > 16:
+        mid = (low + high) // 2
+        lines, _, _, ok = d.run(steps, 28000, heap=mid)
+        low, high = (low, mid) if ok and lines == expect else (mid, high)
+    lines, _, out, _ = d.run(steps, 28000, heap=high - 128)
+    assert "Traceback" not in out, out[-2000:]
+    said = [line.split(" ", 1) for line in lines]
+    fault = [int(t) for t, text in said if text.startswith("fault: the referee failed: Memory")]
+    restart = [int(t) for t, text in said if text.startswith("out of memory: restarting")]
+    assert fault and restart and d.reload_ms is not None, lines
+    assert restart == [d.reload_ms - 1] or restart == [d.reload_ms], (restart, d.reload_ms)
+    assert 5000 <= restart[0] - fault[0] <= 5300  # a pure Klaxon meanwhile
+    saved = d.nvm
+    rest = [(t - d.reload_ms, down, c) for t, down, c in steps if t > d.reload_ms]
+    end = 28000 - d.reload_ms
+    again, _, out, ok = d.run(rest, end, heap=high - 128, nvm=saved)  # code.py, fresh heap
+    assert_clean(out, ok)
+    assert again[0] == "0 resumed"
+    nvm = FlashSim(NVM_CHIPS["cpx"])
+    nvm.mem[:] = saved
+    sim = Sim(board_name="cpx", nvm=nvm)
+    sim.play(rest, end)
+    assert again == sim.canonical()
+    assert {"klaxon", "reveal"} <= {line.split()[1] for line in again}

@@ -313,7 +313,46 @@ def test_a_fault_whose_report_runs_out_of_memory_still_leaves_a_klaxon(monkeypat
     sim.press("klaxon", 2000, 100)  # still a Klaxon
     sim.run_until_ms(2400)
     assert [n for _, n in sim.sounds()][-2:] == ["klaxon", "klaxon"]
-    assert d.f[layout.FAULT] == 1  # a fault: a pure Klaxon until the referee is rebuilt
+    assert d.f[layout.FAULT] == layout.OUT_OF_MEMORY  # a pure Klaxon, then a fresh heap
+
+
+def test_out_of_memory_saves_the_game_and_restarts_on_a_fresh_heap_where_it_was(monkeypatch):
+    """The referee cannot allocate (an overlay on a fragmented heap): a pure Klaxon for
+    5 s, then the game saved and the VM restarted (supervisor.reload()); code.py runs
+    again, the game resumes exactly where it was, and the press that failed, made again,
+    is taken."""
+    import supervisor
+
+    sim = Sim(players=3)
+    for t, c in ((100, "b"), (700, "a"), (1300, "klaxon"), (1900, "b")):  # ask, answer, a
+        sim.press(c, t, 80)  # Klaxon, a pass: the reveal is next
+    sim.run_until_ms(2600)
+    d = sim.device
+    before = sim.game.to_bytes()
+    real = d.r.more
+
+    def no_room(k=4):
+        if k == layout.OV_REVEAL:
+            raise MemoryError("memory allocation failed, allocating 232 bytes")
+        return real(k)
+
+    monkeypatch.setattr(d.r, "more", no_room)
+    sim.press("a", 3000, 80)  # mark the answer: the reveal's overlay cannot load
+    sim.press("klaxon", 4000, 100)  # still a Klaxon meanwhile
+    with pytest.raises(supervisor.ReloadRequested):
+        sim.run_until_ms(9000)
+    said = [line for _, line in sim.events]
+    assert any(line.startswith("fault: the referee failed: MemoryError") for line in said)
+    assert any(line.startswith("out of memory: restarting") for line in
+               said)
+    assert [n for _, n in sim.sounds()][-1] == "klaxon"
+    assert sim.game.to_bytes() == before  # the failed press changed nothing
+    after = Sim(players=3, nvm=sim.nvm)  # code.py again, on a fresh heap
+    assert after.game.to_bytes() == before
+    assert any(line.startswith("resumed") for _, line in after.events)
+    after.press("a", after.now_ms + 100, 80)  # the press again: taken
+    after.run_until_ms(after.now_ms + 800)
+    assert after.events[-1][1] == "right 1"
 
 
 @pytest.mark.parametrize("start", [32700, -32700])

@@ -128,6 +128,13 @@ def _imp(name, *args):
     return m
 
 
+def _nvm():  # the nvm as the run leaves it, in pieces: the heap may be nearly full
+    _print('@NVM', end=' ')
+    for i in range(0, len(microcontroller.nvm), 16):
+        _print(bytes(microcontroller.nvm[i:i + 16]).hex(), end='')
+    _print()
+
+
 builtins.__import__ = _imp
 _Q = type('_Q', (), {})
 for i in range(%(fill)d):  # the stand-ins fill their qstr pools and start one more (fill())
@@ -145,6 +152,12 @@ try:
     execfile('code.py')
 except SystemExit:
     pass
+except BaseException as e:  # supervisor.reload(): a board runs code.py again (Drive.run)
+    if type(e).__name__ != 'ReloadRequested':
+        raise
+    _print('@RELOAD', simclock.now_us() // 1000)
+gc.collect()
+_nvm()
 gc.collect()
 _print('@END', gc.mem_alloc())
 _print('@QSTR', end=' ')
@@ -207,7 +220,9 @@ class Drive:
         ok), ``lines`` as "t_ms line" like ``Scenario.canonical()``; base: the stand-ins'
         bytes. The heap: ``heap_kb`` KB or ``heap`` bytes (default: the VM's); ``pad``: the
         layout, (bytes held, bytes freed) before code.py runs (``LAYOUTS``).
-        ``self.usable``: the heap less the allocator's tables. ``verbose``: also ``self.new_names``, the names (qstrs) the VM interned
+        ``self.usable``: the heap less the allocator's tables. ``self.reload_ms``: when the
+        firmware called ``supervisor.reload()`` (the run ends there; None if it did not),
+        ``self.nvm``: the nvm as the run left it (a board's next run starts with it). ``verbose``: also ``self.new_names``, the names (qstrs) the VM interned
         while code.py ran, in order."""
         import simprofiles
 
@@ -244,6 +259,8 @@ class Drive:
         lines = []
         base = None
         t = None  # the time of the pass printing now (ms), None outside code.py
+        self.reload_ms = None  # when the firmware asked for supervisor.reload(), if it did
+        self.nvm = None  # microcontroller.nvm at the end, to start the next run with
         for line in r.stdout.splitlines():
             if line.startswith("@BASE "):
                 base = int(line.split()[1])
@@ -251,6 +268,11 @@ class Drive:
                 t = "0"  # start-up's lines come before the first pass
             elif line.startswith("@T "):
                 t = line[3:]
+            elif line.startswith("@RELOAD "):
+                self.reload_ms = int(line.split()[1])
+            elif line.startswith("@NVM "):
+                self.nvm = bytes.fromhex(line[5:])
+                t = None
             elif line.startswith("@END"):
                 t = None
             elif t is not None:

@@ -20,8 +20,9 @@ def reload():
     raise ReloadRequested()
 
 
-class ReloadRequested(Exception):
-    """Raised where the board would restart code.py."""
+class ReloadRequested(BaseException):
+    """Raised where the board would restart code.py: as CircuitPython's ReloadException, a
+    BaseException, so that the firmware's ``except Exception`` does not catch it."""
 
 
 def set_next_code_file(*args, **kwargs):
