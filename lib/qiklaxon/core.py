@@ -4,12 +4,15 @@ Pure Python for CircuitPython, MicroPython and CPython; no hardware. Small on
 purpose: the Circuit Playground Express has ~16 KB of heap for the whole
 firmware, bytecode and names included. So this module holds every action
 and what a question needs while it is answered (asking, answering, passing,
-the Klaxon), rolling, ending and saving. Three overlays, loaded when used
-and dropped again, one at a time (``more``): qiklaxon/undo.py (undo, and
-the log replayed), qiklaxon/reveal.py (marking the answers, the Klaxon
+the Klaxon), rolling and ending. Five overlays, loaded when used and
+dropped again, one at a time (``more``): qiklaxon/undo.py (undo, and the
+log replayed), qiklaxon/reveal.py (marking the answers, the Klaxon
 penalty), qiklaxon/entry.py (moving a piece), qiklaxon/over.py (the end on
-the ring, setting up a new game). ``game.Game`` is the readable API over all of it for
-tests and host tools (the board does not carry that).
+the ring, setting up a new game), qiklaxon/save.py (the game into nvm, a
+second after an action). On a nearly full heap a load collects the garbage
+first, so that the overlay's bytecode lands in whole runs of free blocks.
+``game.Game`` is the readable API over all of it for tests and host tools
+(the board does not carry that).
 
 The game's state is ``S`` (bytearray) and ``P`` (positions):
 
