@@ -59,37 +59,29 @@ def key(r, k):
         u[_WHAT] = _FORWARD if k == _KEY_B else _BACKWARD
         u[_COUNT] = 0
         return True
-    if m:
-        return step(r, k, m)
+    if m:  # how far to move: A adds 1, A held 10, B moves it
+        if k == _KEY_A or k == _KEY_A_HELD:  # (as reveal.py's penalty: overlays never share RAM with
+            # each other, and a shared function would stay in the core's)
+            k = u[_COUNT] + (1 if k == _KEY_A else 10)
+            if k > 99:
+                return False
+            u[_COUNT] = k
+            r.out(_W_COUNT, k)
+            return True
+        if k != _KEY_B:
+            return False
+        u[_WHAT] = 0
+        k = u[_COUNT] if m == _FORWARD else -u[_COUNT]
+        if k:
+            r.act(_OP_MOVE, u[_SEAT], k >> 8 & 255, k & 255)
+            r.out(_W_MOVE)
+        return True
     if k == _KEY_A_2S and not S[_PHASE]:  # move a piece: which one? The QM's, first
         u[_WHAT] = _WHICH
         u[_SEAT] = S[_QM]
         r.out(_W_SEAT, S[_QM])
         return True
     return False
-
-
-def step(r, k, m):
-    """How far to move (entry ``m``): A adds 1, A held 10, B moves it. (A function of
-    its own: each function's bytecode is one run of heap blocks, and the Express's heap
-    has short runs free, not long ones.)"""
-    u = r.u
-    if k == _KEY_A or k == _KEY_A_HELD:  # (as reveal.py's penalty: overlays never share RAM
-        # with each other, and a shared function would stay in the core's)
-        k = u[_COUNT] + (1 if k == _KEY_A else 10)
-        if k > 99:
-            return False
-        u[_COUNT] = k
-        r.out(_W_COUNT, k)
-        return True
-    if k != _KEY_B:
-        return False
-    u[_WHAT] = 0
-    k = u[_COUNT] if m == _FORWARD else -u[_COUNT]
-    if k:
-        r.act(_OP_MOVE, u[_SEAT], k >> 8 & 255, k & 255)
-        r.out(_W_MOVE)
-    return True
 
 
 def dice(v, q, np):

@@ -52,14 +52,6 @@ def key(r, k):
         return True
     if not m:
         return False
-    return step(r, k, m)
-
-
-def step(r, k, m):
-    """A new game being set up (``m``: its players, or its first QM): A counts or walks
-    the seats, B goes on. (A function of its own: each function's bytecode is one run of
-    heap blocks, and the Express's heap has short runs free, not long ones.)"""
-    u = r.u
     if k == _KEY_A:
         if m == _NEW_PLAYERS:
             u[_COUNT] = u[_COUNT] + 1 if u[_COUNT] < 10 else 2
