@@ -231,7 +231,7 @@ OV_ROOM = 4096  # bytes free below which a load collects the garbage first (the 
 
 # What the firmware never uses of a library: a deploy copies the library without it
 # (tools/deploy.py's lean_library: no bytecode loaded, no names interned, no holes left),
-# and hardware/start.py deletes the same at start-up from a library copied whole
+# and hardware/start.py deletes the debouncer's at start-up from a library copied whole
 # (tests/test_deploy.py holds start.py's list to this one). The loop uses the
 # debouncer's update() and state only, and ticks' ticks_ms, ticks_diff and ticks_add.
 LIBRARY_UNUSED = {"adafruit_debouncer": (
