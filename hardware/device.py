@@ -255,14 +255,22 @@ class Device:
                 if self.r and self.r.j and self.r.w:  # only when the game changed
                     self.r.save()
             if f[_FAULT] and ticks_diff(n, t[_FT]) >= 5000:
-                if f[_FAULT] == _OUT_OF_MEMORY and self.r:  # not a rebuild in this heap:
-                    import supervisor  # the game saved, the VM restarts on a fresh one
+                # Out of memory: not a rebuild in this fragmented heap, but the game saved
+                # and the VM restarted on a fresh one; code.py runs again, restore.py
+                # resumes the game, and the press that failed can be made again. The
+                # restart comes even if the save fails (the game as saved a second after
+                # its last action). Nothing here catches supervisor's ReloadException (a
+                # BaseException); a port without supervisor (the web page's) gets a fault,
+                # then the rebuild below.
+                if f[_FAULT] == _OUT_OF_MEMORY and self.r:
+                    import supervisor
 
-                    if self.r.j:  # (code.py runs again, restore.py resumes the game and the
-                        self.r.save()  # press that failed can be made again; a port without
-                    print("out of memory: restarting")  # supervisor, the web
-                    supervisor.reload()  # page's: a fault, then a rebuild here. Nothing here
-                    # catches its ReloadException, a BaseException)
+                    try:
+                        if self.r.j:
+                            self.r.save()
+                    finally:
+                        print("out of memory: restarting")
+                        supervisor.reload()
                 f[_FAULT] = 0  # try again; another fault starts the wait again
                 if self.r:
                     self.r.more(_OV_UNDO).reset(self.r)

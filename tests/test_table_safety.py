@@ -459,3 +459,29 @@ def test_a_waiting_buzz_follows_a_klaxon_that_restarts_the_klaxon():
     sim.run_until_ms(5000)
     names = [n for _, n in sim.sounds()]
     assert names[-3:] == ["klaxon", "klaxon", "denied"]
+
+
+def test_out_of_memory_restarts_even_when_the_save_cannot_be_made(monkeypatch):
+    """The heap is so short that the save fails too: the board restarts regardless (the
+    game as saved a second after its last action), rather than waiting for ever as a pure
+    Klaxon for a save that never fits."""
+    import supervisor
+
+    sim = Sim(players=3)
+    for t, c in ((100, "b"), (700, "a"), (1300, "klaxon"), (1900, "b")):
+        sim.press(c, t, 80)
+    sim.run_until_ms(3200)  # every action saved
+    d = sim.device
+    saved = sim.game.to_bytes()
+
+    def no_room(*a, **k):
+        raise MemoryError("memory allocation failed")
+
+    monkeypatch.setattr(d.r, "more", no_room)  # no overlay loads: the reveal nor the save
+    sim.press("a", 3300, 80)
+    with pytest.raises(supervisor.ReloadRequested):
+        sim.run_until_ms(10000)
+    assert any(line == "out of memory: restarting" for _, line in sim.events)
+    after = Sim(players=3, nvm=sim.nvm)
+    assert after.game.to_bytes() == saved and any(
+        line.startswith("resumed") for _, line in after.events)

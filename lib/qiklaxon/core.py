@@ -136,7 +136,6 @@ _OV_OVER = const(3)
 _OV_SAVE = const(4)
 _OV_TIDY = const(5)
 _OV_ROOM = const(4096)
-# The saved game: j, and a record
 
 _LEN = b"\x00\x02\x01\x01\x01\x01\x05\x01\x04\x01\x05"  # log bytes of each action (layout's OP_LOG_BYTES)
 
@@ -371,10 +370,10 @@ class Referee:
 
     def more(self, k=_OV_TIDY):
         """Overlay ``k`` (0 qiklaxon/undo.py, 1 reveal.py, 2 entry.py, 3 over.py, 4
-        save.py), loaded if it is not, the others dropped first: at most one is in RAM. ``more()``: drop
-        those the state does not need now (the reveal's while it is under way, entry.py's
-        while a move is entered, over.py's while the end is shown or a new game set up),
-        so that their RAM is freed."""
+        save.py), loaded if it is not, the others dropped first: at most one is in RAM.
+        ``more()``: drop those the state does not need now (the reveal's while it is under
+        way, entry.py's while a move is entered, over.py's while the end is shown or a new
+        game set up), so that their RAM is freed."""
         import sys
 
         S = self.S
