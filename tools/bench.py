@@ -309,8 +309,7 @@ def main(argv=None):
         def heap(name, what, budget):
             need, per, names = cp[name]
             pools = cpvm.samd21_pools(names)[0]
-            row("firmware peak heap on the Express, CircuitPython 10 (%s; the worst of %d "
-                "layouts)" % (what, len(per)),
+            row("Express heap, CircuitPython 10, worst of %d layouts: %s" % (len(per), what),
                 "<= %.1f KB" % budget if budget else "(info: the Express has 15.9 KB)",
                 "%.2f KB (layouts %.2f..%.2f KB + the Express's qstr pools %d B; %d names)"
                 % (need / 1024, min(per) / 1024, max(per) / 1024, pools, names),
@@ -320,9 +319,8 @@ def main(argv=None):
         row("  the first measure: heap size in 1 KB steps less the stand-ins", "(info)",
             "%.2f KB (counts the stand-ins' share of the allocator's tables)"
             % (cp["first measure"] / 1024), None)
-        heap("question", "a whole question: reveal, penalty", None)
-        heap("game", "a whole game: reveal, penalty, undo, move, end, a new game, a Klaxon",
-             14.5)
+        heap("question", "a question, reveal, penalty", None)
+        heap("game", "a whole game (+ undo, move, end, new game)", 14.5)
         n = cp["names"]
         row("the firmware's interned names for a whole game on the Express",
             "<= %d (141st: +832 B)" % n["budget"], "%d names; %d to the 141st; pool %d B"
