@@ -167,7 +167,10 @@ class Device:
         self.f = p[_FLAGS]
         self.t = p[_TIMES]
         self.c = bytearray(2 * self.f[_NP])
-        self.render()  # the table as it stands: the QM, or the saved game's question
+        try:
+            self.render()  # the table as it stands: the QM, or the saved game's question
+        except Exception as e:  # (an overlay that does not fit: a fault, not a dead board)
+            self.crash(e)
         if self.f[_WOKE]:  # a pin alarm woke the board: that was a press of the Klaxon,
             self.press(0, ticks_ms())  # however long ago it was let go (a reboot: ~1.3 s)
 
@@ -254,14 +257,15 @@ class Device:
                 f[_DUE] = 0
                 if self.r and self.r.j and self.r.w:  # only when the game changed
                     self.r.save()
-            if f[_FAULT] and ticks_diff(n, t[_FT]) >= 5000:
+            if f[_FAULT] and ticks_diff(n, t[_FT]) >= 5000 and (
+                    f[_FAULT] != _OUT_OF_MEMORY or f[_CUR] == _NONE and f[_ARM]):
                 # Out of memory: not a rebuild in this fragmented heap, but the game saved
-                # and the VM restarted on a fresh one; code.py runs again, restore.py
-                # resumes the game, and the press that failed can be made again. The
-                # restart comes even if the save fails (the game as saved a second after
-                # its last action). Nothing here catches supervisor's ReloadException (a
-                # BaseException); a port without supervisor (the web page's) gets a fault,
-                # then the rebuild below.
+                # and the VM restarted on a fresh one, once no sound plays and the Klaxon
+                # is let go; code.py runs again, restore.py resumes the game, and the press
+                # that failed can be made again. The restart comes even if the save fails
+                # (the game as saved a second after its last action). Nothing here catches
+                # supervisor's ReloadException (a BaseException); a port without
+                # supervisor (the web page's) gets a fault, then the rebuild below.
                 if f[_FAULT] == _OUT_OF_MEMORY and self.r:
                     import supervisor
 
@@ -323,6 +327,7 @@ class Device:
             try:
                 ok = r.key(k)
             except Exception as e:
+                ok = not k  # A or B: denied; the Klaxon sounds whatever happens
                 self.crash(e)
         elif k:  # a fault: A and B wait for the referee
             self.play(_SOUND_DENIED, n)

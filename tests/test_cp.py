@@ -156,18 +156,20 @@ def test_out_of_memory_restarts_on_a_fresh_heap_and_resumes_where_it_was(drives)
         mid = (low + high) // 2
         lines, _, _, ok = d.run(steps, 28000, heap=mid)
         low, high = (low, mid) if ok and lines == expect else (mid, high)
-    lines, _, out, _ = d.run(steps, 28000, heap=high - 128)
+    lines, _, out, _ = d.run(steps, 28000, heap=high - 256)
     assert "Traceback" not in out, out[-2000:]
     said = [line.split(" ", 1) for line in lines]
     fault = [int(t) for t, text in said if text.startswith("fault: the referee failed: Memory")]
     restart = [int(t) for t, text in said if text.startswith("out of memory: restarting")]
-    assert fault and restart and d.reload_ms is not None, lines
+    assert restart and d.reload_ms is not None, lines
     assert restart == [d.reload_ms - 1] or restart == [d.reload_ms], (restart, d.reload_ms)
-    assert 5000 <= restart[0] - fault[0] <= 5300  # a pure Klaxon meanwhile
+    # a pure Klaxon meanwhile, 5 s and until the sound is over (the fault's own report
+    # may not fit in the heap: then only the restart says so)
+    assert not fault or 5000 <= restart[0] - fault[0] <= 8000, (fault, restart)
     saved = d.nvm
     rest = [(t - d.reload_ms, down, c) for t, down, c in steps if t > d.reload_ms]
     end = 28000 - d.reload_ms
-    again, _, out, ok = d.run(rest, end, heap=high - 128, nvm=saved)  # code.py, fresh heap
+    again, _, out, ok = d.run(rest, end, heap=high - 256, nvm=saved)  # code.py, fresh heap
     assert_clean(out, ok)
     assert again[0] == "0 resumed"
     nvm = FlashSim(NVM_CHIPS["cpx"])
@@ -176,3 +178,56 @@ def test_out_of_memory_restarts_on_a_fresh_heap_and_resumes_where_it_was(drives)
     sim.play(rest, end)
     assert again == sim.canonical()
     assert {"klaxon", "reveal"} <= {line.split()[1] for line in again}
+
+
+@pytest.mark.parametrize("saved_at_ms", [2000, 8000, 21000])
+def test_a_resumed_game_starts_within_the_whole_games_budget(drives, saved_at_ms):
+    """Every restart (a power cut, a reload after running out of memory) is a start-up
+    that resumes a saved game, and drawing it may load an overlay: answering (2 s into
+    scenario.GAME), between questions after a reveal and an undo (8 s), and over (21 s:
+    the end's overlay draws it). Each starts, and a Klaxon then sounds, within the whole
+    game's 14.5 KB in all 16 layouts, and the console is the harness's."""
+    sim = Sim(board_name="cpx")
+    sim.play(scenario.taps(scenario.GAME), saved_at_ms)
+    nvm = bytes(sim.nvm.mem)
+    after = Sim(board_name="cpx", nvm=sim.nvm)
+    script = [(1000, True, "klaxon"), (1100, False, "klaxon")]
+    after.play(script, 3000)
+    expect = after.canonical()
+    assert expect[0] == "0 resumed" and any(  # (the Klaxon: taken, or refused and why)
+        int(line.split()[0]) >= 1000 for line in expect)
+    need, per_layout, names = drives("cpx").need(script, 3000, expect, nvm=nvm)
+    print("resumed at", saved_at_ms, need, "bytes; per layout", per_layout)
+    assert need <= EXPRESS_GAME_BUDGET, "resumed, it needs %d bytes (%s)" % (need, per_layout)
+
+
+def test_out_of_memory_never_leaves_the_express_a_pure_klaxon_for_good(drives):
+    """At every heap from just too small for a whole game down to about what start-up
+    needs, in two layouts: the game plays through, or the board restarts on a fresh heap.
+    Never a traceback, never stuck as a pure Klaxon (a hostile pass found a band where
+    the save itself could not load and the restart never came)."""
+    d = drives("cpx")
+    steps = scenario.taps(scenario.GAME)
+
+    def smallest(steps, end):  # the smallest heap that plays ``steps`` as with room
+        expect, _, _, ok = d.run(steps, end)
+        low, high = 8192, 96 * 1024
+        while high - low > 16:
+            mid = (low + high) // 2
+            lines, _, _, ok = d.run(steps, end, heap=mid)
+            low, high = (low, mid) if ok and lines == expect else (mid, high)
+        return high
+
+    high = smallest(steps, 28000)
+    start = smallest(steps, 1000)  # start-up and a press: below it nothing can run
+    restarts = 0
+    for pad in (cpvm.LAYOUTS[0], cpvm.LAYOUTS[-1]):
+        for heap in range(high - 64, start + 256, -128):
+            lines, _, out, ok = d.run(steps, 28000, heap=heap, pad=pad)
+            assert "Traceback" not in out and "cannot start" not in out, (heap, pad, out[-1500:])
+            fault = [int(line.split()[0]) for line in lines if " fault: the referee" in line
+                     or line.endswith(" klaxon sounded")]
+            if fault and fault[0] < 28000 - 8000:  # (time enough for the restart)
+                assert d.reload_ms is not None, (heap, pad, lines)
+                restarts += 1
+    assert restarts  # (the heaps were small enough to matter)

@@ -485,3 +485,35 @@ def test_out_of_memory_restarts_even_when_the_save_cannot_be_made(monkeypatch):
     after = Sim(players=3, nvm=sim.nvm)
     assert after.game.to_bytes() == saved and any(
         line.startswith("resumed") for _, line in after.events)
+
+
+def test_out_of_memory_restarts_only_once_the_klaxon_is_quiet_and_let_go(monkeypatch):
+    """A Klaxon pressed just before the restart was due is heard whole: the restart waits
+    until no sound plays and the Klaxon is released (a restart mid-klaxon cut it short,
+    and a Klaxon held through it read as stuck at power-on). The press that failed is
+    denied, not blipped as taken."""
+    import supervisor
+
+    sim = Sim(players=3)
+    for t, c in ((100, "b"), (700, "a"), (1300, "klaxon"), (1900, "b")):
+        sim.press(c, t, 80)
+    sim.run_until_ms(3200)
+    d = sim.device
+    real = d.r.more
+
+    def no_room(k=4):
+        if k == layout.OV_REVEAL:
+            raise MemoryError("memory allocation failed, allocating 232 bytes")
+        return real(k)
+
+    monkeypatch.setattr(d.r, "more", no_room)
+    sim.press("a", 3300, 80)  # fails: denied
+    sim.press("klaxon", 8300, 2500)  # 4.9 s into the fault, held 2.5 s
+    with pytest.raises(supervisor.ReloadRequested):
+        sim.run_until_ms(20000)
+    restart = [t for t, line in sim.events if line == "out of memory: restarting"]
+    assert restart and restart[0] >= 8300 + 2500  # after the Klaxon is let go ...
+    sounds = sim.sounds()
+    assert [n for t, n in sounds if 3300 <= t < 3500] == ["denied"]
+    klaxon = [t for t, n in sounds if n == "klaxon" and t >= 8300]
+    assert klaxon and klaxon[0] < 8300 + 10  # ... it sounded at once, and whole

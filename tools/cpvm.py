@@ -308,12 +308,13 @@ class Drive:
                 low = mid + 1
         return found, base, names
 
-    def need(self, steps, end_ms, expect, pads=LAYOUTS, step=64):
+    def need(self, steps, end_ms, expect, pads=LAYOUTS, step=64, nvm=None):
         """The firmware's peak heap need in bytes: the worst over ``pads`` (layouts) of the
         smallest usable heap (the heap less the allocator's tables, in ``step`` bytes) in
         which the script gives the console lines ``expect``, less what the stand-ins hold
         before code.py; plus the qstr pools the Express allocates for the firmware's names
-        (``samd21_pools``). Returns (need, [per layout], names).
+        (``samd21_pools``). Returns (need, [per layout], names). ``nvm``: the board's
+        nvm at power-on (a saved game to resume), as ``run`` takes it.
 
         Why not the heap size in 1 KB steps: the stand-ins hold ~20 KB, whose share of
         the allocator's tables (3%%: ~0.6 KB) is not the firmware's, and 1 KB steps round
@@ -326,7 +327,7 @@ class Drive:
             base = usable = None
             while high - low > step:
                 mid = (low + high) // 2
-                lines, b, _, ok = self.run(steps, end_ms, heap=mid, pad=pad)
+                lines, b, _, ok = self.run(steps, end_ms, heap=mid, pad=pad, nvm=nvm)
                 if ok and lines == expect:
                     high, base, usable, names = mid, b, self.usable, max(names, self.names)
                 else:
