@@ -311,7 +311,8 @@ class Drive:
     def need(self, steps, end_ms, expect, pads=LAYOUTS, step=64, nvm=None):
         """The firmware's peak heap need in bytes: the worst over ``pads`` (layouts) of the
         smallest usable heap (the heap less the allocator's tables, in ``step`` bytes) in
-        which the script gives the console lines ``expect``, less what the stand-ins hold
+        which, and in each of the next 512 B, the script gives the console lines
+        ``expect`` (bisected, then that window checked), less what the stand-ins hold
         before code.py; plus the qstr pools the Express allocates for the firmware's names
         (``samd21_pools``). Returns (need, [per layout], names). ``nvm``: the board's
         nvm at power-on (a saved game to resume), as ``run`` takes it.
@@ -334,6 +335,17 @@ class Drive:
                     low = mid
             if base is None:
                 raise RuntimeError("the script fails even in %d bytes of heap" % high)
+            # More heap does not always help (where blocks land): the need is the smallest
+            # heap from which the next 512 B all play too, so a lucky size is not the measure
+            h = high
+            while h < high + 512:
+                h += step
+                lines, b, _, ok = self.run(steps, end_ms, heap=h, pad=pad, nvm=nvm)
+                if not (ok and lines == expect):
+                    high = h + step  # (a candidate: it is run next, as the window's first)
+                    h = high - step
+                elif h == high:
+                    base, usable = b, self.usable
             per.append(usable - base)
         return max(per) + samd21_pools(names)[0], per, names
 
