@@ -258,10 +258,10 @@ class Device:
                 if self.r and self.r.j and self.r.w:  # only when the game changed
                     self.r.save()
             if f[_FAULT] and ticks_diff(n, t[_FT]) >= 5000 and (
-                    f[_FAULT] != _OUT_OF_MEMORY or f[_CUR] == _NONE and f[_ARM]):
+                    f[_FAULT] != _OUT_OF_MEMORY or f[_CUR] == _NONE and f[_ARM] | f[_STUCK]):
                 # Out of memory: not a rebuild in this fragmented heap, but the game saved
                 # and the VM restarted on a fresh one, once no sound plays and the Klaxon
-                # is let go; code.py runs again, restore.py resumes the game, and the press
+                # is let go (or is stuck: then it would never be); code.py runs again, restore.py resumes the game, and the press
                 # that failed can be made again. The restart comes even if the save fails
                 # (the game as saved a second after its last action). Nothing here catches
                 # supervisor's ReloadException (a BaseException); a port without
@@ -270,8 +270,8 @@ class Device:
                     import supervisor
 
                     try:
-                        if self.r.j:
-                            self.r.save()
+                        if self.r.j and self.r.w:  # (only if changed: a restart that
+                            self.r.save()  # repeats would wear the flash)
                     finally:
                         print("out of memory: restarting")
                         supervisor.reload()

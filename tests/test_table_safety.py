@@ -478,6 +478,7 @@ def test_out_of_memory_restarts_even_when_the_save_cannot_be_made(monkeypatch):
         raise MemoryError("memory allocation failed")
 
     monkeypatch.setattr(d.r, "more", no_room)  # no overlay loads: the reveal nor the save
+    d.r.w = 1  # (as if a change were not saved yet: the save is tried, and fails)
     sim.press("a", 3300, 80)
     with pytest.raises(supervisor.ReloadRequested):
         sim.run_until_ms(10000)
@@ -517,3 +518,34 @@ def test_out_of_memory_restarts_only_once_the_klaxon_is_quiet_and_let_go(monkeyp
     assert [n for t, n in sounds if 3300 <= t < 3500] == ["denied"]
     klaxon = [t for t, n in sounds if n == "klaxon" and t >= 8300]
     assert klaxon and klaxon[0] < 8300 + 10  # ... it sounded at once, and whole
+
+
+def test_out_of_memory_with_the_klaxon_stuck_still_restarts_and_writes_nothing_new(monkeypatch):
+    """The restart waits for the Klaxon to be let go, but not for one stuck down (it never
+    would be); and a restart with nothing changed since the last save writes no record (a
+    restart that repeats would wear the flash)."""
+    import supervisor
+
+    sim = Sim(players=3)
+    for t, c in ((100, "b"), (700, "a"), (1300, "klaxon"), (1900, "b")):
+        sim.press(c, t, 80)
+    sim.run_until_ms(3200)
+    d = sim.device
+    real = d.r.more
+
+    def no_room(k=4):
+        if k == layout.OV_REVEAL:
+            raise MemoryError("memory allocation failed, allocating 232 bytes")
+        return real(k)
+
+    monkeypatch.setattr(d.r, "more", no_room)
+    saved = bytes(sim.nvm.mem)
+    sim.press("a", 3300, 80)
+    sim.press("klaxon", 3500, 60000)  # down for a minute: stuck
+    with pytest.raises(supervisor.ReloadRequested):
+        sim.run_until_ms(40000)
+    said = [(t, line) for t, line in sim.events]
+    stuck = [t for t, line in said if line.startswith("fault: the Klaxon is stuck")]
+    restart = [t for t, line in said if line == "out of memory: restarting"]
+    assert stuck and restart and restart[0] >= stuck[0]
+    assert bytes(sim.nvm.mem) == saved  # nothing new to save: nothing written
