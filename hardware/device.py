@@ -261,11 +261,12 @@ class Device:
                     f[_FAULT] != _OUT_OF_MEMORY or f[_CUR] == _NONE and f[_ARM] | f[_STUCK]):
                 # Out of memory: not a rebuild in this fragmented heap, but the game saved
                 # and the VM restarted on a fresh one, once no sound plays and the Klaxon
-                # is let go (or is stuck: then it would never be); code.py runs again, restore.py resumes the game, and the press
-                # that failed can be made again. The restart comes even if the save fails
-                # (the game as saved a second after its last action). Nothing here catches
-                # supervisor's ReloadException (a BaseException); a port without
-                # supervisor (the web page's) gets a fault, then the rebuild below.
+                # is let go (or is stuck: then it never would be). code.py runs again,
+                # restore.py resumes the game, and the press that failed can be made
+                # again. The restart comes even if the save fails (the game as saved a
+                # second after its last action). Nothing here catches supervisor's
+                # ReloadException (a BaseException); a port without supervisor (the web
+                # page's) gets a fault, then the rebuild below.
                 if f[_FAULT] == _OUT_OF_MEMORY and self.r:
                     import supervisor
 

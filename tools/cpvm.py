@@ -221,9 +221,10 @@ class Drive:
         bytes. The heap: ``heap_kb`` KB or ``heap`` bytes (default: the VM's); ``pad``: the
         layout, (bytes held, bytes freed) before code.py runs (``LAYOUTS``).
         ``self.usable``: the heap less the allocator's tables. ``self.reload_ms``: when the
-        firmware called ``supervisor.reload()`` (the run ends there; None if it did not),
-        ``self.nvm``: the nvm as the run left it (a board's next run starts with it). ``verbose``: also ``self.new_names``, the names (qstrs) the VM interned
-        while code.py ran, in order."""
+        firmware called ``supervisor.reload()`` (the run ends there; None if it did not).
+        ``self.nvm``: the nvm as the run left it (a board's next run starts with it).
+        ``verbose``: also ``self.new_names``, the names (qstrs) the VM interned while
+        code.py ran, in order."""
         import simprofiles
 
         prof = simprofiles.profile(self.profile)
