@@ -66,6 +66,29 @@ STANDINS = ("vmboard", "simboard")
 CP_BOARD = {p: ("cpboard",) for p in layout.BOARDS if "neopixel" in FROZEN[p]}
 
 
+def fixed_addresses(binary):
+    """The command prefix that runs ``binary`` with its addresses fixed, as a board's are:
+    ``setarch -R`` (no address randomisation). The collector scans the stack
+    conservatively, so with the heap somewhere new each run a stale word sometimes
+    matches a block and keeps it: the need moved by up to ~1 KB from one run to the next
+    of the same script. [] where setarch is missing or not allowed (then it may)."""
+    if binary not in _FIXED:
+        _FIXED[binary] = []
+        setarch = shutil.which("setarch")
+        if setarch:
+            try:
+                r = subprocess.run([setarch, "-R", binary, "-c", "print(1)"],
+                                   capture_output=True, text=True, timeout=30)
+                if r.returncode == 0 and r.stdout.strip() == "1":
+                    _FIXED[binary] = [setarch, "-R"]
+            except (OSError, subprocess.SubprocessError):
+                pass
+    return _FIXED[binary]
+
+
+_FIXED = {}
+
+
 def find():
     """The folder with CircuitPython's ``circuitpython`` and ``mpy-cross``, or None."""
     for folder in (os.environ.get("QK_CIRCUITPYTHON"),
@@ -249,7 +272,8 @@ class Drive:
         runner = os.path.join(self.standins, "_runner.py")
         with open(runner, "w") as f:
             f.write(code)
-        cmd = [os.path.join(self.cp, "circuitpython")]
+        cmd = fixed_addresses(os.path.join(self.cp, "circuitpython")) + [
+            os.path.join(self.cp, "circuitpython")]
         if heap_kb or heap:
             cmd += ["-X", "heapsize=%d" % (heap or heap_kb * 1024)]
         cmd.append(runner)
@@ -450,7 +474,8 @@ def breakdown(drive, fill=None):
     with open(path, "w") as f:
         f.write(code)
     env = dict(os.environ, MICROPYPATH=":".join((".", "lib", drive.standins)))
-    r = subprocess.run([os.path.join(drive.cp, "circuitpython"), path], cwd=drive.path, env=env,
+    vm = os.path.join(drive.cp, "circuitpython")
+    r = subprocess.run(fixed_addresses(vm) + [vm, path], cwd=drive.path, env=env,
                        capture_output=True, text=True, timeout=120)
     out = []
     q = None
