@@ -47,6 +47,19 @@ def harness_lines(profile, settings, script, end_ms):
     return sim.canonical()
 
 
+def smallest_heap(d, steps, end_ms):
+    """The smallest ``-X heapsize`` (16 B steps, the layout as it comes) in which drive
+    ``d`` plays ``steps`` to ``end_ms`` with the console lines it gives with room."""
+    expect, _, out, ok = d.run(steps, end_ms)
+    assert ok, out[-2000:]
+    low, high = 8192, 96 * 1024
+    while high - low > 16:
+        mid = (low + high) // 2
+        lines, _, _, ok = d.run(steps, end_ms, heap=mid)
+        low, high = (low, mid) if ok and lines == expect else (mid, high)
+    return high
+
+
 def assert_clean(out, ok):
     assert ok, out[-2000:]
     for word in ("MemoryError", "Traceback", "cannot start", "fault:"):
@@ -149,13 +162,7 @@ def test_out_of_memory_restarts_on_a_fresh_heap_and_resumes_where_it_was(drives)
 
     d = drives("cpx")
     steps = scenario.taps(scenario.GAME)
-    expect, _, _, ok = d.run(steps, 28000)
-    assert ok
-    low, high = 8192, 96 * 1024  # the smallest heap that plays the whole game
-    while high - low > 16:
-        mid = (low + high) // 2
-        lines, _, _, ok = d.run(steps, 28000, heap=mid)
-        low, high = (low, mid) if ok and lines == expect else (mid, high)
+    high = smallest_heap(d, steps, 28000)  # the smallest heap that plays the whole game
     lines, _, out, _ = d.run(steps, 28000, heap=high - 256)
     assert "Traceback" not in out, out[-2000:]
     said = [line.split(" ", 1) for line in lines]
@@ -208,18 +215,8 @@ def test_out_of_memory_never_leaves_the_express_a_pure_klaxon_for_good(drives):
     the save itself could not load and the restart never came)."""
     d = drives("cpx")
     steps = scenario.taps(scenario.GAME)
-
-    def smallest(steps, end):  # the smallest heap that plays ``steps`` as with room
-        expect, _, _, ok = d.run(steps, end)
-        low, high = 8192, 96 * 1024
-        while high - low > 16:
-            mid = (low + high) // 2
-            lines, _, _, ok = d.run(steps, end, heap=mid)
-            low, high = (low, mid) if ok and lines == expect else (mid, high)
-        return high
-
-    high = smallest(steps, 28000)
-    start = smallest(steps, 1000)  # start-up and a press: below it nothing can run
+    high = smallest_heap(d, steps, 28000)
+    start = smallest_heap(d, steps, 1000)  # start-up and a press: below it nothing can run
     restarts = 0
     for pad in (cpvm.LAYOUTS[0], cpvm.LAYOUTS[-1]):
         for heap in range(high - 64, start + 256, -128):

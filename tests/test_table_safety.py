@@ -316,6 +316,25 @@ def test_a_fault_whose_report_runs_out_of_memory_still_leaves_a_klaxon(monkeypat
     assert d.f[layout.FAULT] == layout.OUT_OF_MEMORY  # a pure Klaxon, then a fresh heap
 
 
+def _to_the_reveal(monkeypatch, until_ms, fail=(layout.OV_REVEAL,)):
+    """A 3-player table asks, answers, Klaxons and passes, so the reveal is next; played to
+    ``until_ms``, then the overlays ``fail`` can no longer load (out of memory). The
+    Sim."""
+    sim = Sim(players=3)
+    for t, c in ((100, "b"), (700, "a"), (1300, "klaxon"), (1900, "b")):
+        sim.press(c, t, 80)
+    sim.run_until_ms(until_ms)
+    real = sim.device.r.more
+
+    def no_room(k=layout.OV_TIDY):
+        if k in fail:
+            raise MemoryError("memory allocation failed, allocating 232 bytes")
+        return real(k)
+
+    monkeypatch.setattr(sim.device.r, "more", no_room)
+    return sim
+
+
 def test_out_of_memory_saves_the_game_and_restarts_on_a_fresh_heap_where_it_was(monkeypatch):
     """The referee cannot allocate (an overlay on a fragmented heap): a pure Klaxon for
     5 s, then the game saved and the VM restarted (supervisor.reload()); code.py runs
@@ -323,20 +342,8 @@ def test_out_of_memory_saves_the_game_and_restarts_on_a_fresh_heap_where_it_was(
     is taken."""
     import supervisor
 
-    sim = Sim(players=3)
-    for t, c in ((100, "b"), (700, "a"), (1300, "klaxon"), (1900, "b")):  # ask, answer, a
-        sim.press(c, t, 80)  # Klaxon, a pass: the reveal is next
-    sim.run_until_ms(2600)
-    d = sim.device
+    sim = _to_the_reveal(monkeypatch, 2600)
     before = sim.game.to_bytes()
-    real = d.r.more
-
-    def no_room(k=4):
-        if k == layout.OV_REVEAL:
-            raise MemoryError("memory allocation failed, allocating 232 bytes")
-        return real(k)
-
-    monkeypatch.setattr(d.r, "more", no_room)
     sim.press("a", 3000, 80)  # mark the answer: the reveal's overlay cannot load
     sim.press("klaxon", 4000, 100)  # still a Klaxon meanwhile
     with pytest.raises(supervisor.ReloadRequested):
@@ -467,17 +474,10 @@ def test_out_of_memory_restarts_even_when_the_save_cannot_be_made(monkeypatch):
     Klaxon for a save that never fits."""
     import supervisor
 
-    sim = Sim(players=3)
-    for t, c in ((100, "b"), (700, "a"), (1300, "klaxon"), (1900, "b")):
-        sim.press(c, t, 80)
-    sim.run_until_ms(3200)  # every action saved
-    d = sim.device
+    # every action saved by 3200; from then on no overlay loads, the reveal nor the save
+    sim = _to_the_reveal(monkeypatch, 3200, fail=range(layout.OV_TIDY + 1))
     saved = sim.game.to_bytes()
-
-    def no_room(*a, **k):
-        raise MemoryError("memory allocation failed")
-
-    monkeypatch.setattr(d.r, "more", no_room)  # no overlay loads: the reveal nor the save
+    d = sim.device
     d.r.w = 1  # (as if a change were not saved yet: the save is tried, and fails)
     sim.press("a", 3300, 80)
     with pytest.raises(supervisor.ReloadRequested):
@@ -495,19 +495,7 @@ def test_out_of_memory_restarts_only_once_the_klaxon_is_quiet_and_let_go(monkeyp
     denied, not blipped as taken."""
     import supervisor
 
-    sim = Sim(players=3)
-    for t, c in ((100, "b"), (700, "a"), (1300, "klaxon"), (1900, "b")):
-        sim.press(c, t, 80)
-    sim.run_until_ms(3200)
-    d = sim.device
-    real = d.r.more
-
-    def no_room(k=4):
-        if k == layout.OV_REVEAL:
-            raise MemoryError("memory allocation failed, allocating 232 bytes")
-        return real(k)
-
-    monkeypatch.setattr(d.r, "more", no_room)
+    sim = _to_the_reveal(monkeypatch, 3200)
     sim.press("a", 3300, 80)  # fails: denied
     sim.press("klaxon", 8300, 2500)  # 4.9 s into the fault, held 2.5 s
     with pytest.raises(supervisor.ReloadRequested):
@@ -526,19 +514,7 @@ def test_out_of_memory_with_the_klaxon_stuck_still_restarts_and_writes_nothing_n
     restart that repeats would wear the flash)."""
     import supervisor
 
-    sim = Sim(players=3)
-    for t, c in ((100, "b"), (700, "a"), (1300, "klaxon"), (1900, "b")):
-        sim.press(c, t, 80)
-    sim.run_until_ms(3200)
-    d = sim.device
-    real = d.r.more
-
-    def no_room(k=4):
-        if k == layout.OV_REVEAL:
-            raise MemoryError("memory allocation failed, allocating 232 bytes")
-        return real(k)
-
-    monkeypatch.setattr(d.r, "more", no_room)
+    sim = _to_the_reveal(monkeypatch, 3200)
     saved = bytes(sim.nvm.mem)
     sim.press("a", 3300, 80)
     sim.press("klaxon", 3500, 60000)  # down for a minute: stuck
