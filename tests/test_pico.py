@@ -28,6 +28,7 @@ import pytest
 
 import events as E
 import pico
+import synth
 import scenario
 import synth
 
@@ -53,7 +54,7 @@ TOLERANCE_MS = 25
 # A sound's first PWM duty > 0 on the board comes within this of the harness's sound
 # start (the same press's pass; the harness's pass is 1 ms)
 SOUND_MS = 10
-NAMES = ("klaxon", "denied", "blip")
+NAMES = synth.NAMES
 
 
 def _need():
@@ -112,15 +113,16 @@ def assert_same(pico_lines, sim_lines, tolerance=TOLERANCE_MS, start_ms=1):
 # answer, a pass, the Klaxon, the marks, counting back, the penalty (scenario.QUESTION)
 Q_SETTINGS = pico.settings_text("QK_PIXELS = 10\n", players=4)
 Q_STEPS = scenario.taps(scenario.QUESTION)
-Q_MS = 9000
+Q_MS = scenario.QUESTION_MS
 # The rest of scenario.GAME from the saved game after it: undo, marks again, a move
 # entered at the table, the end held, a new game of 5 players set up at the table, a
 # question of it. Both lanes start from the harness's saved game after QUESTION (the
 # flash model's bytes, which test_saved_game_is_the_harness_s_bytes holds to the
 # board's), so this runs beside QUESTION rather than after it.
 REST_FROM = 7600
-REST_STEPS = [(t - REST_FROM, p, c) for t, p, c in scenario.taps(scenario.GAME) if t >= 8000]
-REST_MS = 25800 - REST_FROM + 1500
+REST_STEPS = [(t - REST_FROM, p, c) for t, p, c in scenario.taps(scenario.GAME)
+              if t >= scenario.GAME_REST_MS]
+REST_MS = scenario.GAME_MS - REST_FROM
 
 
 def _question():

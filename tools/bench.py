@@ -149,8 +149,8 @@ def cp_rows():
     try:
         out = {}
         for name, script, end in (("budget", scenario.BUDGET, 3500),
-                                  ("question", scenario.QUESTION, 9000),
-                                  ("game", scenario.GAME, 28000)):
+                                  ("question", scenario.QUESTION, scenario.QUESTION_MS),
+                                  ("game", scenario.GAME, scenario.GAME_MS)):
             steps = scenario.taps(script)
             lines, _, text, ok = d.run(steps, end)
             if not ok:
