@@ -242,3 +242,31 @@ def test_the_scripts_holds_are_the_cards():
 
     assert scenario.HOLDS == {"held": card.hold_ms("B held") + 300,
                               "long": card.hold_ms("B held long") + 300}
+
+
+def test_the_printed_card_and_its_text_are_what_the_tables_make():
+    """docs/card.svg and docs/card.md are tools/card.py's, and the README's Play section is
+    the card as text, between its markers."""
+    import os
+
+    from harness import ROOT
+
+    for name, made in (("card.svg", card.svg()), ("card.md", card.markdown())):
+        with open(os.path.join(ROOT, "docs", name), encoding="utf-8") as f:
+            assert f.read() == made, name
+    with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as f:
+        readme = f.read()
+    start = readme.index("<!-- the card: made by tools/card.py")
+    start = readme.index("\n", start) + 1
+    assert readme[start:readme.index("<!-- end of the card -->")] == card.markdown()
+
+
+def test_the_card_speaks_of_no_console_and_names_every_moment_and_press():
+    text = card.markdown() + card.svg()
+    for word in ("console", "serial", "settings.toml"):
+        assert word not in text.lower(), word
+    for name, _, cells in card.MOMENTS:
+        assert set(cells) == set(card.PRESSES), name
+        assert name in text
+    for press in card.PRESSES:
+        assert card.press_label(press) in text

@@ -102,7 +102,7 @@ PREVIEW_SET_UP = (layout.WHITE, layout.FAST)  # B held long where it sets up or 
 AS_TAP = "(as a tap)"
 AS_HELD = "(as A held)"
 MOMENTS = (
-    ("Between questions", "the QM white, no light blinking (after a roll: the dice)", {
+    ("Between questions", "the QM white; nothing blinks (a roll: the dice)", {
         "Klaxon": ("refused", "denied"),
         "A": ("roll the dice", "done"),
         "A held": ("miss a go", "done"),
@@ -129,8 +129,7 @@ MOMENTS = (
         "B held": ("undo a mark", "undone"),
         "B held long": ("end the game", "done"),
     }),
-    ("A Klaxon penalty", "after marking the challenger or the challenged wrong: "
-     "the count, or at 0 their light blinking orange", {
+    ("A Klaxon penalty", "the count; at 0 the wrong party's light blinks orange", {
          "Klaxon": ("refused", "denied"),
          "A": ("+1", "blip"),
          "A held": ("+10", "blip"),
@@ -148,7 +147,7 @@ MOMENTS = (
         "B held": ("no move", "undone"),
         "B held long": ("end the game", "done"),
     }),
-    ("How far", "the count, or at 0 the seat blinking", {
+    ("How far", "the count; at 0 the seat blinks", {
         "Klaxon": ("refused", "denied"),
         "A": ("+1", "blip"),
         "A held": ("+10", "blip"),
@@ -187,55 +186,66 @@ MOMENTS = (
 )
 MOMENT_NAMES = tuple(m[0] for m in MOMENTS)
 
-# The notes beside the table, each a short paragraph
+# The notes beside the table, each a short paragraph; %(A held long)s and the like are the
+# presses as the table heads them (with their hold times)
 FIRST = ("Before a game's first question the Klaxon is a try: it sounds and flashes and "
-         "counts for nothing. So is B held long: it sets up the game (players, first QM) "
-         "instead of ending it.")
-SEATS = ("Seats go clockwise round the table, as the lights do: seat 0 is the light beside "
-         "the USB socket (on a strip, its first light). With fewer players than lights the "
-         "seats spread out: seat s is light s × lights ÷ players, rounded down "
-         "(4 players on 10 lights: 0, 2, 5, 7). With more players than lights, the seats "
-         "past the last light are not shown.")
+         "counts for nothing, and %(B held long)s sets up the game (its players, its first "
+         "QM) instead of ending it.")
+SEATS = ("Seats go clockwise, as the lights do: seat 0 is the light beside the USB socket "
+         "(on a strip, its first light). Fewer players than lights spread out: seat s is "
+         "light s × lights ÷ players, rounded down (4 players on 10 lights: 0, 2, 5, 7); "
+         "seats past the last light are not shown.")
 REVEAL = ("The reveal marks the answers in the order they were given, from the QM's left "
           "(so the challenged comes before the challenger). Right answers go forward 3. "
           "Marking the challenger or the challenged wrong opens their Klaxon penalty: "
-          "tap A once a square, hold A for ten, then tap B; no penalty in the booklet: "
+          "tap A once a square, %(A held)s for ten, then tap B; no penalty in the booklet: "
           "just tap B. When everyone passed there is nothing to mark: the question ends at "
           "the last pass and the dice pass left.")
 COUNTS = ("A count shows white lights for tens and orange for units (a move back: blue "
           "units); when they are more than the lights, tens and units blink in turn. It "
-          "goes up to 99; past that, or past 10 players, a buzz. B held takes one off; at "
-          "its least it goes back a step.")
-ROLL = ("A roll shows the dice one at a time, always red, then white, then blue, as that "
-        "many lights clockwise from seat 0, a second each, until the next press. "
-        "Red 5, white 6, blue 1 is question 561; the QM's piece moves forward by the white "
-        "die. Real dice? A held long: move a piece.")
+          "goes up to 99 (players: 10); past that, a buzz. %(B held)s takes one off; at "
+          "its least, it goes back a step.")
+ROLL = ("A roll shows the dice one at a time, red, then white, then blue, as that many "
+        "lights clockwise from seat 0, a second each, until the next press: red 5, white 6, "
+        "blue 1 is question 561. The QM's piece moves by the white die. Real dice: "
+        "%(A held long)s, move a piece.")
 BUZZ = ("A buzz changes nothing. The Klaxon buzzes when nobody has answered yet (you may "
         "still answer or pass), when it is not an answering turn, once a question has had "
         "its Klaxon, and after the game. A or B buzz when the press means nothing now, past "
         "a count's end, and while the ring blinks purple (a fault: the Klaxon still works; "
         "the rest is back in 5 s).")
-HOLDS = ("Hold a button and the ring shows what letting go will do: orange A held, sky blue "
-         "A held long, blue B held (take back), green B held long (end), white (set up). "
-         "Let go when it shows what you want. A press let go within a second is a tap.")
+HOLDS = ("Hold a button and the ring shows what letting go will do; let go when it shows "
+         "what you want. A press let go within a second is a tap.")
 ONE = ("One button (a Pico with one extra button): hold it; the ring shows each step in "
-       "turn: A under %s, then B, B held, A held, B held long, A held long, a step every "
-       "%s. A step that means nothing at that moment is skipped.")
-LED = ("Only the Pico's LED: it flashes with the klaxon and with each chime, and blinks the "
-       "roll (red, white, blue: that many blinks each, a pause between). It does not show "
-       "seats: answering starts on the QM's left and goes clockwise, one seat a press; the "
-       "reveal marks the answers in that order.")
+       "turn: A under %(step)s, then B, B held, A held, B held long, A held long, a step "
+       "every %(step)s. A step that means nothing at that moment is skipped.")
+LED = ("The Pico's LED alone flashes with the klaxon and each chime and blinks the roll "
+       "(that many blinks a die, red, white, blue). It shows no seats: answering goes "
+       "clockwise from the QM's left, a seat a press; the reveal marks in that order.")
+NOTES = (("Before the first question", FIRST), ("The reveal", REVEAL), ("Counts", COUNTS),
+         ("The roll", ROLL), ("A buzz", BUZZ), ("One button", ONE),
+         ("Only an LED (a Pico)", LED))
 
 
-def one_button_note(long_ms=LONG_MS):
-    return ONE % (seconds(long_ms), seconds(long_ms))
+def note(text, long_ms=LONG_MS):
+    """A note with its presses named as the table heads them."""
+    names = {p: press_label(p, long_ms) for p in PRESSES}
+    names["step"] = seconds(long_ms)
+    return text % names
 
 
 def press_label(press, long_ms=LONG_MS):
     """"A held 1½ s" and so on: the press as the card heads it."""
     if press in ("Klaxon", "A", "B"):
         return press if press == "Klaxon" else press + " tap"
-    return "%s %s" % (press.split()[0], seconds(hold_ms(press, long_ms)))
+    return "%s held %s" % (press.split()[0], seconds(hold_ms(press, long_ms)))
+
+
+def rows(long_ms=LONG_MS):
+    """The card's table with a row a press (the page's help, web/app.js): [["press", each
+    moment...], [the press as headed, what it does at each moment...], ...]."""
+    return [["press"] + list(MOMENT_NAMES)] + [
+        [press_label(p, long_ms)] + [cells[p][0] for _, _, cells in MOMENTS] for p in PRESSES]
 
 
 # --------------------------------------------------------------------- the card as text
@@ -255,8 +265,9 @@ def markdown(long_ms=LONG_MS):
             "%s%s" % (cells[p][0], _sound_mark(cells[p][1])) for p in PRESSES) + " |")
     out += ["", "Sounds: " + "; ".join("%s%s = %s" % (_sound_mark(k).strip() or "(tick)", "", v)
                                        for k, v in SOUNDS.items() if k != "klaxon") + ".",
-            "", HOLDS, "", FIRST, "", REVEAL, "", COUNTS, "", ROLL, "", BUZZ, "",
-            one_button_note(long_ms), "", LED, ""]
+            "", HOLDS, ""]
+    for head, text in NOTES:
+        out += ["**%s.** %s" % (head, note(text, long_ms)), ""]
     return "\n".join(out)
 
 
@@ -266,3 +277,173 @@ _MARKS = {"klaxon": "", "denied": " ✗", "blip": "", "done": " ↑", "undone": 
 def _sound_mark(sound):
     """The card's mark for a press's sound: ✗ a buzz, ↑ the chime up, ↓ down."""
     return _MARKS[sound]
+
+
+# ----------------------------------------------------------------------- the card as SVG
+W, H = 816, 1056  # US letter at 96 px an inch (prints on A4 too, scaled to fit)
+INK, FAINT, PAPER = "#000", "#555", "#fff"
+
+
+def _esc(text):
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def _wrap(text, width, size):
+    """``text`` in lines of at most ``width`` px at font ``size`` (a sans-serif's mean
+    letter is about 0.53 em wide: a safe guess for the printed page)."""
+    most = max(4, int(width / (size * 0.53)))
+    lines = []
+    for word in text.split():
+        if lines and len(lines[-1]) + 1 + len(word) <= most:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines
+
+
+def _text(out, x, y, text, size=10, width=None, bold=False, colour=INK, anchor="start",
+          leading=1.2):
+    """Write ``text`` (wrapped to ``width``) at x, y; returns the y below it."""
+    lines = _wrap(text, width, size) if width else [text]
+    for line in lines:
+        out.append('<text x="%.1f" y="%.1f" font-size="%.1f"%s fill="%s"%s>%s</text>' % (
+            x, y, size, ' font-weight="bold"' if bold else "", colour,
+            ' text-anchor="%s"' % anchor if anchor != "start" else "", _esc(line)))
+        y += size * leading
+    return y
+
+
+def _rgb(colour):
+    """A light's colour as printed: the firmware's (tools/events.py's PALETTE), but its dim
+    grey, which would print black, as the eye sees it lit."""
+    import events
+
+    return "#969696" if colour == layout.GREY else "#%06x" % events.PALETTE[colour]
+
+
+def _swatch(out, x, y, colour, pattern, r=6):
+    """A light: its colour, outlined; a blinking one with a dashed ring round it (slow:
+    long dashes, fast: short), so that the pattern reads in grey too."""
+    out.append('<circle cx="%.1f" cy="%.1f" r="%d" fill="%s" stroke="%s" stroke-width="1"/>'
+               % (x, y, r, _rgb(colour), INK))
+    if pattern:
+        out.append('<circle cx="%.1f" cy="%.1f" r="%d" fill="none" stroke="%s" '
+                   'stroke-width="1.2" stroke-dasharray="%s"/>' % (
+                       x, y, r + 3, INK, "2,2" if pattern == layout.FAST else "5,3"))
+
+
+def _sound_glyph(out, x, y, sound):
+    """The sound's mark, drawn (not a font's glyph): a cross for the buzz, an arrow up for
+    the rising chime, down for the falling one, a dot for the blip, a horn for the klaxon."""
+    if sound == "denied":
+        out.append('<path d="M%.1f %.1fl6 6m0 -6l-6 6" stroke="%s" stroke-width="1.6"/>'
+                   % (x - 3, y - 3, INK))
+    elif sound in ("done", "undone"):
+        d = -1 if sound == "done" else 1
+        out.append('<path d="M%.1f %.1fv%d m-3 %d l3 %d l3 %d" fill="none" stroke="%s" '
+                   'stroke-width="1.6"/>' % (x, y - 4 * d, 8 * d, -3 * d, 3 * d, -3 * d, INK))
+    elif sound == "blip":
+        out.append('<circle cx="%.1f" cy="%.1f" r="1.8" fill="%s"/>' % (x, y, INK))
+    else:  # the klaxon
+        out.append('<path d="M%.1f %.1fh3l5 -3v8l-5 -3h-3z" fill="%s"/>' % (x - 4, y - 1, INK))
+
+
+def svg(long_ms=LONG_MS):
+    """The card as one printable page (docs/card.svg)."""
+    out = ['<svg xmlns="http://www.w3.org/2000/svg" width="8.5in" height="11in" '
+           'viewBox="0 0 %d %d" font-family="Helvetica, Arial, sans-serif">' % (W, H),
+           '<rect width="100%%" height="100%%" fill="%s"/>' % PAPER]
+    m = 30  # the margin
+    _text(out, m, m + 16, "QI Klaxon: the table card", size=20, bold=True)
+    _text(out, W - m, m + 16, "keep it by the Question Master", size=10, colour=FAINT,
+          anchor="end")
+    # the ring, left; the sounds and holds, right
+    y0 = m + 40
+    _text(out, m, y0, "The ring: one light a seat", size=12, bold=True)
+    y = y0 + 18
+    for colour, pattern, text in LEGEND:
+        _swatch(out, m + 10, y - 4, colour, pattern)
+        name = COLOURS[colour] + (", " + PATTERNS[pattern] if pattern else "")
+        y = _text(out, m + 26, y, "%s: %s" % (name, text), size=10.5,
+                  width=W / 2 - m - 40) + 3
+    y = _text(out, m, y + 4, SEATS, size=10, width=W / 2 - m - 20, colour=FAINT)
+    left_end = y
+    x1 = W / 2 + 10
+    _text(out, x1, y0, "The sounds", size=12, bold=True)
+    y = y0 + 18
+    for sound in ("klaxon", "denied", "blip", "done", "undone"):
+        _sound_glyph(out, x1 + 8, y - 4, sound)
+        flash = FLASHES.get(sound)
+        words = SOUNDS[sound] + ("; the ring flashes %s" % COLOURS[flash[0]] if flash and
+                                 sound != "klaxon" else "")
+        y = _text(out, x1 + 22, y, words, size=10.5, width=W - m - x1 - 22) + 3
+    y += 6
+    _text(out, x1, y, "Holding a button", size=12, bold=True)
+    y = _text(out, x1, y + 16, HOLDS, size=10, width=W - m - x1, colour=FAINT) + 4
+    for press, colour, pattern in PREVIEWS:
+        _swatch(out, x1 + 10, y, colour, pattern, r=5)
+        _text(out, x1 + 26, y + 4, "%s: %s" % (press_label(press, long_ms),
+                                               COLOURS[colour]), size=10)
+        y += 16
+    # the table: every press at every moment
+    y = max(left_end, y) + 14
+    _text(out, m, y, "Every press, at every moment", size=12, bold=True)
+    y += 8
+    cols = [148] + [(W - 2 * m - 148) / len(PRESSES)] * len(PRESSES)
+    xs = [m]
+    for c in cols[:-1]:
+        xs.append(xs[-1] + c)
+    out.append('<rect x="%d" y="%.1f" width="%d" height="20" fill="#ddd"/>' % (m, y, W - 2 * m))
+    for i, head in enumerate(["moment: the ring shows"] + [press_label(p, long_ms)
+                                                          for p in PRESSES]):
+        _text(out, xs[i] + 4, y + 14, head, size=10, bold=True)
+    y += 20
+    for name, shows, cells in MOMENTS:
+        lines = [_wrap(name, cols[0] - 8, 10) + _wrap(shows, cols[0] - 8, 9)]
+        for p in PRESSES:
+            lines.append(_wrap(cells[p][0], cols[1] - 16, 9.5))
+        h = max(len(lines[0]) * 11, max(len(c) for c in lines[1:]) * 11.4) + 6
+        out.append('<line x1="%d" y1="%.1f" x2="%d" y2="%.1f" stroke="%s" stroke-width="0.6"/>'
+                   % (m, y, W - m, y, FAINT))
+        yy = _text(out, xs[0] + 4, y + 12, name, size=10, bold=True, width=cols[0] - 8)
+        _text(out, xs[0] + 4, yy, shows, size=9, width=cols[0] - 8, colour=FAINT)
+        for i, p in enumerate(PRESSES):
+            words, sound = cells[p]
+            _sound_glyph(out, xs[i + 1] + 7, y + 9, sound)
+            _text(out, xs[i + 1] + 15, y + 12, words, size=9.5, width=cols[i + 1] - 16,
+                  colour=FAINT if words == "refused" or words.startswith("refused ") else INK)
+        y += h
+    out.append('<line x1="%d" y1="%.1f" x2="%d" y2="%.1f" stroke="%s" stroke-width="0.6"/>'
+               % (m, y, W - m, y, FAINT))
+    # the notes, in two columns
+    y += 16
+    notes = [(head, note(text, long_ms)) for head, text in NOTES]
+    half = 3
+    colw = (W - 2 * m - 20) / 2
+    for col, chunk in enumerate((notes[:half], notes[half:])):
+        x = m + col * (colw + 20)
+        yy = y
+        for head, text in chunk:
+            _text(out, x, yy, head, size=11, bold=True)
+            yy = _text(out, x, yy + 14, text, size=10, width=colw) + 6
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+def main(argv):
+    made = {"card.svg": svg(), "card.md": markdown()}
+    if "--check" in argv:
+        bad = [n for n, text in made.items()
+               if not os.path.exists(os.path.join(ROOT, "docs", n))
+               or open(os.path.join(ROOT, "docs", n), encoding="utf-8").read() != text]
+        print("docs differ from tools/card.py: %s" % bad if bad else "the card matches")
+        return 1 if bad else 0
+    for name, text in made.items():
+        with open(os.path.join(ROOT, "docs", name), "w", encoding="utf-8") as f:
+            f.write(text)
+        print("docs/%s" % name)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
