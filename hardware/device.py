@@ -331,7 +331,9 @@ class Device:
                 return
         r = self.r
         ok = _TRY  # no referee (a pure Klaxon, a fault): a plain klaxon
+        d = 0  # A between questions, nothing being entered: a roll (the ring shows it)
         if r and not f[_FAULT]:
+            d = k == _KEY_A and not (r.S[_PHASE] or r.u[_WHAT])
             try:
                 ok = r.key(k)  # 0 refused, 1 taken, 2 taken back, 3 a position changed;
             except Exception as e:  # the Klaxon: 1 taken, 2 a try
@@ -353,8 +355,7 @@ class Device:
             if r:
                 f[_DUE] = 1
                 t[_SV] = (n + 1000) & _TICKS
-                # A taken between questions, nothing being entered: a roll; the ring shows it
-                f[_DICE] = k == _KEY_A and not r.S[_PHASE] and not r.u[_WHAT]
+                f[_DICE] = d and not r.S[_PHASE]  # (a roll to the finish: the end shows)
                 t[_DT] = t[_FLT]  # (from when its flash is over)
         try:
             self.render()

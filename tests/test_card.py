@@ -270,3 +270,17 @@ def test_the_card_speaks_of_no_console_and_names_every_moment_and_press():
         assert name in text
     for press in card.PRESSES:
         assert card.press_label(press) in text
+
+
+def test_a_game_set_up_before_its_first_question_is_the_game_played():
+    """The first game's players and QM are set at the table before its first question,
+    without ending a game: the next question is that game's, and undo takes it back."""
+    table = Table()
+    table.go("B held long", "A", "A", "B", "A", "A", "B")  # 6 players, seat 2 the first QM
+    game = table.sim.game
+    assert (game.players, game.qm, game.phase) == (6, 2, "idle")
+    assert not table.sim.named("end")
+    table.go("B")
+    assert table.sim.named("ask")[-1][1] == {"qm": 2} and table.sim.game.answering == 3
+    table.go("B held", "B held")  # the question, then the set-up taken back
+    assert (table.sim.game.players, table.sim.game.qm) == (4, 0)

@@ -182,8 +182,9 @@ class Referee:
         S = self.S
         if not op:  # undo
             return self.more(_OV_UNDO).undo(self)
-        if op > _OP_MOVE:  # the end; a new game (players, first QM, finish as 16 bits)
-            if (S[_PHASE] == _ENDED) != (op == _OP_NEW):
+        if op > _OP_MOVE:  # the end; a new game (players, first QM, finish as 16 bits): once
+            if (S[_PHASE] == _ENDED or op == _OP_NEW and not S[_PHASE] and not any(  # over, or
+                    S[_DID:])) != (op == _OP_NEW):  # before the game's first question
                 return _NOT_NOW
             if op == _OP_NEW and not (2 <= a <= _SEATS and b < a):
                 return _BAD_ARG

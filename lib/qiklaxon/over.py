@@ -81,7 +81,8 @@ def key(r, k):
         u[_SEAT] = r.new[1] if r.new[1] < u[_COUNT] else 0
         r.out(_W_FIRST, u[_SEAT])  # (r.new: the defaults, players, first QM, finish)
         return _TAKEN
-    r.act(_OP_NEW, u[_COUNT], u[_SEAT], r.new[2] >> 8, r.new[2] & 255)
+    if r.act(_OP_NEW, u[_COUNT], u[_SEAT], r.new[2] >> 8, r.new[2] & 255):
+        return _REFUSED
     u[_WHAT] = 0
     r.out(_W_NEW)
     return _DONE
