@@ -11,64 +11,10 @@ import pytest
 
 import robot
 from harness import Sim
+from robot import plan_question, rules
 
 CHUNKS = 10  # 10 tables of 30 questions: 300 questions, spread over the suite's workers
 QUESTIONS = 30
-FORWARD = 3  # squares for a right answer (rules.md)
-
-
-def plan_question(rng, n, qm):
-    """A random question for ``n`` players with QM ``qm``, as the table will play it: who
-    does what in turn, which answers are right, what the booklet lists as Klaxon
-    penalties."""
-    order = [(qm + i) % n for i in range(1, n)]
-    actions, answered, right, penalty = [], [], {}, {}
-    everyone_passes = rng.random() < 0.08
-    for seat in order:
-        r = rng.random()
-        if everyone_passes:
-            action = "pass"
-        elif answered and r < 0.18:
-            action = "klaxon"
-        elif r < 0.62:
-            action = "answer"
-        else:
-            action = "pass"
-        if not answered and action != "klaxon" and rng.random() < 0.15:
-            action = "try then " + action  # a Klaxon with nobody to challenge first
-        actions.append((seat, action))
-        if action.endswith("answer") or action == "klaxon":
-            answered.append(seat)
-            right[seat] = rng.random() < 0.5
-            if not right[seat] and rng.random() < 0.5:  # the booklet lists a penalty
-                r = rng.random()  # most booklet penalties are small; some run to 99
-                penalty[seat] = rng.randint(1, 12) if r < 0.7 else rng.randint(13, 30) if \
-                    r < 0.9 else rng.randint(31, 99)
-        if action == "klaxon":
-            break
-    return {"actions": actions, "right": right, "penalty": penalty,
-            "slow": rng.random() < 0.5, "stray": rng.random() < 0.1}
-
-
-def rules(positions, qm, dice, plan):
-    """Where every piece stands after the question (rules.md): the QM moves forward by the
-    white die; each answer right goes forward 3; the challenger and the challenged, when
-    wrong, go back by the penalty the booklet lists against them (none: they stay)."""
-    out = list(positions)
-    out[qm] += dice[1]
-    acts = dict(plan["actions"])
-    klaxon = [s for s, a in plan["actions"] if a == "klaxon"]
-    parties = set()
-    if klaxon:
-        answers = [s for s, a in plan["actions"] if a.endswith("answer")]
-        parties = {klaxon[0], answers[-1]}
-    for seat, right in plan["right"].items():
-        if right:
-            out[seat] += FORWARD
-        elif seat in parties:
-            out[seat] -= plan["penalty"].get(seat, 0)
-    del acts
-    return out
 
 
 def play_table(seed, questions, board="simulated"):

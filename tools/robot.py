@@ -24,6 +24,7 @@ a random point within the millisecond.
 
 import card
 import events
+from qiklaxon import layout
 
 FLASH_PAIRS = [{card.COLOURS[a].split()[0], card.COLOURS[b].split()[0]}
                for a, b in card.FLASHES.values()]
@@ -63,7 +64,7 @@ class Table:
         self.np = len(sim.device.c) // 2
         self.n = players  # how many play (the table knows)
         self.t = sim.now_ms + 300.0
-        self.presses = []  # (t_ms, control, hold_ms): every press, to replay elsewhere
+        self.presses = []  # (t_ms, control, hold_ms, bounce_us): every press, to replay
         self.free = self.t  # the last press was let go: the next comes 0.3-0.9 s after
         self.heard = len(sim.sounds())
         self.log = []  # what the robot did and saw, for a failure's message
@@ -141,9 +142,10 @@ class Table:
             self.run_to(self.t + SAMPLE_MS)
         self.t += self.rng.random()  # anywhere within the millisecond
         self.hear()
+        bounce = ()
         if press == "Klaxon":
-            control, hold = "klaxon", self.rng.uniform(60, 300)
-            self.sim.press(control, self.t, hold, bounce_us=self._bounce())
+            control, hold, bounce = "klaxon", self.rng.uniform(60, 300), self._bounce()
+            self.sim.press(control, self.t, hold, bounce_us=bounce)
         else:
             control = press[0].lower()
             need = card.hold_ms(press)
@@ -155,7 +157,7 @@ class Table:
             else:  # by the ring: until it shows what letting go will do
                 hold = self._hold_until_shown(control, press)
             self.sim.press(control, self.t, hold)
-        self.presses.append((round(self.t, 3), control, round(hold, 3)))
+        self.presses.append((round(self.t, 3), control, round(hold, 3), tuple(bounce)))
         self.free = self.t + hold
         self.run_to(self.t + hold + 60)
         sounds = self.hear()
@@ -278,14 +280,17 @@ class Table:
             raise Lost("two turns: %r" % (scene,))
         return self.seat_of_pixel(yellow[0]) if yellow else None
 
-    def question(self, plan):
+    def question(self, plan, before=None):
         """One question as the table plays it, from ``plan``: a dict of
         ``actions`` [(seat, "answer" | "pass" | "klaxon" | "try then answer" | "try then
         pass")] in answering order, ``right`` {seat: True/False} for each answer,
         ``penalty`` {seat: squares or 0 (none in the booklet)} for wrong answers, ``slow``
         (players press slowly), ``stray`` (a stray Klaxon in the reveal). Returns what
-        the table saw: {"qm", "dice", "parties", "marked", "penalties", "everyone_passed"}."""
+        the table saw: {"qm", "dice", "parties", "marked", "penalties", "everyone_passed"}.
+        ``before()`` is called once the QM is seen, before the roll."""
         rec = {"qm": self.qm()}
+        if before:
+            before()
         rec["dice"] = self.roll()
         self.ask()
         parties = None
@@ -379,3 +384,156 @@ class Table:
             raise Lost("the end: %r" % sounds)
         scene = self.expect_moment("Game over")
         return sorted(self.seat_of_pixel(i) for i in self.lights(scene, "green", "fast"))
+
+
+# --------------------------------------------------------------------- the table's games
+# What the tests (tests/test_card_robot.py, the Pico lane) and the bench give the robot to
+# play, and where the rules put every piece after it: the rules as rules.md states them,
+# written apart from the firmware (lib/qiklaxon), to hold it to.
+FORWARD = 3  # squares for a right answer (rules.md)
+
+
+def plan_question(rng, n, qm):
+    """A random question for ``n`` players with QM ``qm``, as the table will play it: who
+    does what in turn, which answers are right, what the booklet lists as Klaxon
+    penalties."""
+    order = [(qm + i) % n for i in range(1, n)]
+    actions, answered, right, penalty = [], [], {}, {}
+    everyone_passes = rng.random() < 0.08
+    for seat in order:
+        r = rng.random()
+        if everyone_passes:
+            action = "pass"
+        elif answered and r < 0.18:
+            action = "klaxon"
+        elif r < 0.62:
+            action = "answer"
+        else:
+            action = "pass"
+        if not answered and action != "klaxon" and rng.random() < 0.15:
+            action = "try then " + action  # a Klaxon with nobody to challenge first
+        actions.append((seat, action))
+        if action.endswith("answer") or action == "klaxon":
+            answered.append(seat)
+            right[seat] = rng.random() < 0.5
+            if not right[seat] and rng.random() < 0.5:  # the booklet lists a penalty
+                r = rng.random()  # most booklet penalties are small; some run to 99
+                penalty[seat] = rng.randint(1, 12) if r < 0.7 else rng.randint(13, 30) if \
+                    r < 0.9 else rng.randint(31, 99)
+        if action == "klaxon":
+            break
+    return {"actions": actions, "right": right, "penalty": penalty,
+            "slow": rng.random() < 0.5, "stray": rng.random() < 0.1}
+
+
+def rules(positions, qm, dice, plan):
+    """Where every piece stands after the question (rules.md): the QM moves forward by the
+    white die; each answer right goes forward 3; the challenger and the challenged, when
+    wrong, go back by the penalty the booklet lists against them (none: they stay)."""
+    out = list(positions)
+    out[qm] += dice[1]
+    klaxon = [s for s, a in plan["actions"] if a == "klaxon"]
+    parties = set()
+    if klaxon:
+        answers = [s for s, a in plan["actions"] if a.endswith("answer")]
+        parties = {klaxon[0], answers[-1]}
+    for seat, right in plan["right"].items():
+        if right:
+            out[seat] += FORWARD
+        elif seat in parties:
+            out[seat] -= plan["penalty"].get(seat, 0)
+    return out
+
+
+
+
+# ------------------------------------------------------- the same questions on a real Pico
+LEAD_MS = 500  # a question replayed on the Pico starts this long after its power-on
+
+
+def pico_session(seed, questions, players=4):
+    """The robot's questions on the simulated Pico with a 10-pixel strip (the Pico lane's
+    settings), each with what the real firmware needs to play it again from where it
+    began: (settings, [{"plan", "qm", "n", "nvm" (the saved game, a harness flash),
+    "steps" (harness steps from its power-on), "ms"}])."""
+    import copy
+    import random
+
+    import pico
+    from harness import Sim
+
+    settings = pico.settings_text("QK_PIXELS = 10\nQK_SLEEP_MIN = 0\n", players=players)
+    rng = random.Random(seed)
+    sim = Sim(settings=settings, board_name="pico", seed=seed)
+    table = Table(sim, "pico", random.Random(seed + 1000), players=players)
+    out = []
+    qm = 0
+    for _ in range(questions):
+        plan = plan_question(rng, players, qm)
+        snap = {}
+
+        def before():  # the last change saved (a second after it): where the Pico starts
+            table.run_to(table.t + 1200)
+            snap.update(nvm=copy.deepcopy(sim.nvm), t=table.t - LEAD_MS,
+                        i=len(table.presses))
+
+        table.question(plan, before=before)
+        steps = []
+        for t, control, hold, bounce in table.presses[snap["i"]:]:
+            steps += pico.bounce(control, t - snap["t"], hold, bounce)
+        out.append({"plan": plan, "qm": qm, "n": players, "nvm": snap["nvm"], "steps": steps,
+                    "ms": int(table.t - snap["t"]) + 1500})
+        qm = (qm + 1) % players
+    return settings, out
+
+
+def pico_check(settings, q, run):
+    """What differs between the real firmware's ``run`` of question ``q`` and the simulated
+    board given the same presses and the board's own dice: the console's lines (each
+    within 25 ms), the sounds (each started within 10 ms, as TONES define it), the strip
+    before each press, and the positions the rules give. [] when none."""
+    import copy
+
+    import pico
+    from harness import Sim
+
+    rolls = [tuple(int(x) for x in s.split()[1:]) for _, s in run.lines() if s.startswith("roll ")]
+    sim = Sim(settings=settings, board_name="pico", nvm=copy.deepcopy(q["nvm"]))
+    start = list(sim.game.positions)
+    dice = [d for roll in rolls for d in roll]
+    sim.device.r.dice = lambda a, b: dice.pop(0)  # the board's own roll, from its console
+    for t, pressed, control in q["steps"]:
+        sim.level(control, int(t * 1000), pressed)
+    scenes = {}  # what the simulated board shows just before each press, away from a flash
+    for t in sorted({t for t, p, _ in q["steps"] if p}):
+        sim.run_until_ms(t - 20)
+        if not (sim.device.f[layout.FL] or sim.device.f[layout.DICE]):  # (a roll: its dice)
+            scenes[t] = sim.scene()
+    sim.run_until_ms(q["ms"])
+    problems = pico.compare(run.lines(), sim.events, 25, start_ms=1)
+    for t, name in sim.sounds():
+        later = [s for s, _ in sim.sounds() if s > t]
+        try:
+            began = pico.check_sound(run.pwm(), name, t - 10, (later[0] - 10) if later else
+                                     q["ms"], 3277 * 8 / 65535 * 100)
+            if abs(began - t) > 10:
+                problems.append("%s at %d in the harness, %.1f on the Pico" % (name, t, began))
+        except AssertionError as e:
+            problems.append(str(e))
+    frames = run.frames()
+    for t, scene in scenes.items():  # the strip then: its colours, lit or dark as each blinks
+        seen = [px for ft, px in frames if ft < t - 300][-1:] + [
+            px for ft, px in frames if t - 300 <= ft < t - 20]
+        for i, (colour, pattern) in enumerate(scene):
+            want = events.PALETTE[events.COLOUR_NAMES.index(colour)]
+            got = {px[i] for px in seen}
+            if seen and not (got == {want} if pattern == "steady" else got <= {want, 0}):
+                problems.append("the strip before the press at %d: pixel %d %s, not %s %s" % (
+                    t, i, sorted(hex(x) for x in got), colour, pattern))
+    if len(rolls) != 1:
+        problems.append("rolls on the Pico: %r" % rolls)
+    else:
+        want = rules(start, q["qm"], rolls[0], q["plan"])
+        if list(sim.game.positions) != want:
+            problems.append("positions %r, the rules say %r" % (sim.game.positions, want))
+    return problems

@@ -41,6 +41,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from harness import COLOUR_NAMES, PALETTE, PROFILE_NAMES, ROOT, Sim, simclock  # noqa: E402
 
 import events as E  # noqa: E402
+import scenario  # noqa: E402
 
 CONTROLS = ("klaxon", "a", "b")
 MAX_T_MS = 7 * 24 * 3600 * 1000  # a week: any later time in a script is a mistake
@@ -67,10 +68,11 @@ DEMO = """\
 6300 down b
 6380 up b
 """
-# Keys in a terminal: (key, control, hold ms); the README's controls table says what
-# each press does.
+# Keys in a terminal: (key, control, hold ms): a tap, held (A, B) and held long (z, x) as
+# the table card (tools/card.py) says to hold them; the card says what each press does.
 KEYS = (("k", "klaxon", 120), ("K", "klaxon", 120), (" ", "klaxon", 120), ("a", "a", 90),
-        ("b", "b", 90), ("A", "a", 1000), ("B", "b", 1000), ("z", "a", 2300), ("x", "b", 2300))
+        ("b", "b", 90), ("A", "a", scenario.HOLDS["held"]), ("B", "b", scenario.HOLDS["held"]),
+        ("z", "a", scenario.HOLDS["long"]), ("x", "b", scenario.HOLDS["long"]))
 
 
 class ScriptError(ValueError):
@@ -413,7 +415,7 @@ def draw(sim, stream):
 
 
 LEGEND = E.LEGEND + """
-keys: k, K or space the Klaxon; a b tap; A B hold 1 s; z x hold A, B 2.3 s; q or Ctrl-C quit
+keys: k, K or space the Klaxon; a b tap; A B hold 1.8 s; z x hold A, B 3.3 s; q or Ctrl-C quit
 the ring is drawn as on the board, USB connector at the top; the sounds are written to
 a WAV file when you quit"""
 
