@@ -325,6 +325,21 @@ def main(argv=None):
         row("the firmware's interned names for a whole game on the Express",
             "<= %d (141st: +832 B)" % n["budget"], "%d names; %d to the 141st; pool %d B"
             % (n["names"], n["to_141st"], n["pool_bytes"]), n["names"] <= n["budget"])
+    import robot  # the table card followed literally (tests/test_card_robot.py)
+
+    tables = 1 if args.quick else 10  # 30 questions a table
+    done, failed, t0 = 0, None, time.monotonic()
+    for seed in range(1, tables + 1):
+        try:
+            done += len(robot.play_table(seed, 30)[1])
+        except AssertionError as e:
+            failed = failed or str(e).split("\n")[0]
+    row("a card-literal QM (a robot: the ring, the sounds, a person's timing), simulated",
+        "every question at the rules' positions (>= 300)",
+        "%d of %d questions%s (%.0f s)%s" % (
+            done, tables * 30, " (--quick: 1 table; the suite plays 10)" if args.quick else "",
+            time.monotonic() - t0, "; " + failed if failed else ""),
+        not failed and (args.quick or done >= 300))
     import picobench  # the Pico on CircuitPython's real firmware, emulated (rp2040js)
 
     pico_rows = picobench.rows(args.quick)

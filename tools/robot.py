@@ -447,6 +447,63 @@ def rules(positions, qm, dice, plan):
 
 
 
+def table_games(seed, questions):
+    """What a table of ``seed`` plays, ``questions`` in all: (a phase within the ms for its
+    board's passes, [(players, first QM, [each question's plan])]) (the QM passes left after
+    every question)."""
+    import random
+
+    rng = random.Random(seed)
+    phase = rng.randrange(1000)
+    games = []
+    left = questions
+    while left:
+        n = rng.randint(4, 10)
+        qm = rng.randrange(n)
+        k = min(rng.randint(8, 20), left)
+        games.append((n, qm, [plan_question(rng, n, (qm + i) % n) for i in range(k)]))
+        left -= k
+    return phase, games
+
+
+def play_table(seed, questions, board="simulated"):
+    """``table_games(seed, questions)`` played by the robot on a simulated board of
+    ``board``, each game set up at the table and ended there, each question checked
+    against the rules (AssertionError saying which question and how): returns the robot
+    (its presses) and the questions' (plans, records)."""
+    import random
+
+    from harness import Sim
+
+    phase, games = table_games(seed, questions)
+    sim = Sim(board_name=board, seed=seed, phase_us=phase, settings="QK_SLEEP_MIN = 0\n")
+    table = Table(sim, board, random.Random(seed + 1000))
+    records = []
+    for g, (n, qm, plans) in enumerate(games):
+        if g:
+            table.end_game()  # (its winners are checked by the game's last question)
+        table.set_up(n, qm)
+        positions = [0] * n
+        for plan in plans:
+            try:
+                rec = table.question(plan)
+            except Lost as e:
+                raise AssertionError("seed %d, question %d: %s\nplan %r\nlog %r" % (
+                    seed, len(records), e, plan, table.log[-12:]))
+            assert rec["qm"] == qm
+            want = rules(positions, qm, rec["dice"], plan)
+            game = sim.game
+            assert game.positions == want, (seed, len(records), plan, rec, table.log[-12:])
+            assert game.phase == "idle" and game.qm == (qm + 1) % n
+            assert rec["dice"][1] == [f for _, f in sim.named("roll")][-1]["dice"][1]
+            positions, qm = want, (qm + 1) % n
+            records.append((plan, rec))
+    winners = table.end_game()
+    best = max(positions)
+    assert winners == [s for s, p in enumerate(positions) if p == best]
+    return table, records
+
+
 # ------------------------------------------------------- the same questions on a real Pico
 LEAD_MS = 500  # a question replayed on the Pico starts this long after its power-on
 
@@ -485,6 +542,23 @@ def pico_session(seed, questions, players=4):
                     "ms": int(table.t - snap["t"]) + 1500})
         qm = (qm + 1) % players
     return settings, out
+
+
+def pico_runs(seed, questions):
+    """``pico_session``'s questions, each played on the real firmware from its saved game
+    (two emulators at a time): (settings, questions, [pico.Run])."""
+    import pico
+
+    settings, qs = pico_session(seed, questions)
+    d = pico.Drive(settings)
+    try:
+        runs = pico.run_many([dict(flash_in=d.flash(bytes(q["nvm"].mem)), steps=q["steps"],
+                                   ms=q["ms"], ws2812=True,
+                                   pins=(pico.SPEAKER, pico.LED, pico.PIXELS)) for q in qs],
+                             nice=pico.NICE)
+    finally:
+        d.close()
+    return settings, qs, runs
 
 
 def pico_check(settings, q, run):
