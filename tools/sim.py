@@ -492,6 +492,8 @@ def interactive(sim, wav, table=False):
         termios.tcsetattr(fd, termios.TCSADRAIN, old)
         print()
     if table and sim.game is not None:  # afterwards, the score, to check the game by
+        for _, f in sim.named("end"):
+            print("a game ended at: positions %s" % f.get("positions"))
         print("at the end: %s" % status_of(sim))
     if sim.named("sound") and wav:
         write_wav(sim, wav)
