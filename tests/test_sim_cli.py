@@ -323,7 +323,7 @@ def test_the_table_view_says_the_ring_in_words_by_seat_and_the_sounds_as_heard()
     for t, c in ((100, "b"), (600, "a"), (1100, "klaxon")):
         sim.press(c, t, 80)
     sim.run_until_ms(1200)
-    assert S.ring_words(sim) == "the whole ring flashes"
+    assert S.ring_words(sim) == "the whole ring flashes vermillion and white"
     sim.run_until_ms(2000)
     assert S.ring_words(sim) == ("seat 0's light white; seat 1's light yellow blinking fast; "
                                  "seat 2's light vermillion blinking fast; seat 3's light grey")

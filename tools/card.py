@@ -195,20 +195,26 @@ SEATS = ("Seats go clockwise, as the lights do: seat 0 is the light beside the U
          "(on a strip, its first light). Fewer players than lights spread out: seat s is "
          "light s × lights ÷ players, rounded down (4 players on 10 lights: 0, 2, 5, 7); "
          "seats past the last light are not shown.")
+KLAXON = ("Slamming the Klaxon on your turn challenges the last answer given (passes "
+          "skipped) and is your answer: the answering ends there (everyone after you has "
+          "passed) and the reveal begins. Do not press A for it.")
 REVEAL = ("The reveal marks the answers in the order they were given, from the QM's left "
           "(so the challenged comes before the challenger). Right answers go forward 3. "
           "Marking the challenger or the challenged wrong opens their Klaxon penalty: "
           "tap A once a square, %(A held)s for ten, then tap B; no penalty in the booklet: "
-          "just tap B. When everyone passed there is nothing to mark: the question ends at "
-          "the last pass and the dice pass left.")
-COUNTS = ("A count shows white lights for tens and orange for units (a move back: blue "
-          "units); when they are more than the lights, tens and units blink in turn. It "
-          "goes up to 99 (players: 10); past that, a buzz. %(B held)s takes one off; at "
-          "its least, it goes back a step.")
+          "just tap B. A piece may go below 0. When everyone passed there is nothing to "
+          "mark: the question ends at the last pass and the dice pass left.")
+COUNTS = ("A count shows white lights for tens, then orange for units (a move back: blue "
+          "units), from seat 0's light clockwise; the seats are not shown meanwhile (one "
+          "white light is 10, not the QM). When tens and units are more than the lights, "
+          "they blink in turn. It goes up to 99 (players: 10); past that, a buzz. "
+          "%(B held)s takes one off; at its least, it goes back a step. Choosing a game's "
+          "first QM, count its seats on the lights clockwise from seat 0's.")
 ROLL = ("A roll shows the dice one at a time, red, then white, then blue, as that many "
-        "lights clockwise from seat 0, a second each, until the next press: red 5, white 6, "
-        "blue 1 is question 561. The QM's piece moves by the white die. Real dice: "
-        "%(A held long)s, move a piece.")
+        "lights clockwise from seat 0, a second each, round again until the next press: "
+        "red 5, white 6, blue 1 is question 561. The QM's piece moves forward by the white "
+        "die at the roll, whatever the question brings. Real dice: %(A held long)s, move a "
+        "piece.")
 BUZZ = ("A buzz changes nothing. The Klaxon buzzes when nobody has answered yet (you may "
         "still answer or pass), when it is not an answering turn, once a question has had "
         "its Klaxon, and after the game. A or B buzz when the press means nothing now, past "
@@ -222,8 +228,8 @@ ONE = ("One button (a Pico with one extra button): hold it; the ring shows each 
 LED = ("The Pico's LED alone flashes with the klaxon and each chime and blinks the roll "
        "(that many blinks a die, red, white, blue). It shows no seats: answering goes "
        "clockwise from the QM's left, a seat a press; the reveal marks in that order.")
-NOTES = (("Before the first question", FIRST), ("The reveal", REVEAL), ("Counts", COUNTS),
-         ("The roll", ROLL), ("A buzz", BUZZ), ("One button", ONE),
+NOTES = (("Before the first question", FIRST), ("The Klaxon", KLAXON), ("The reveal", REVEAL),
+         ("Counts", COUNTS), ("The roll", ROLL), ("A buzz", BUZZ), ("One button", ONE),
          ("Only an LED (a Pico)", LED))
 
 
@@ -265,7 +271,11 @@ def markdown(long_ms=LONG_MS):
             "%s%s" % (cells[p][0], _sound_mark(cells[p][1])) for p in PRESSES) + " |")
     out += ["", "Sounds: " + "; ".join("%s%s = %s" % (_sound_mark(k).strip() or "(tick)", "", v)
                                        for k, v in SOUNDS.items() if k != "klaxon") + ".",
-            "", HOLDS, ""]
+            "", HOLDS + " While held: " + "; ".join(
+                "%s %s%s" % (press_label(p, long_ms), COLOURS[c], " (white where it sets up a "
+                                                                 "game)" if p == "B held long"
+                                                                 else "")
+                for p, c, _ in PREVIEWS) + ".", ""]
     for head, text in NOTES:
         out += ["**%s.** %s" % (head, note(text, long_ms)), ""]
     return "\n".join(out)
@@ -383,7 +393,8 @@ def svg(long_ms=LONG_MS):
     for press, colour, pattern in PREVIEWS:
         _swatch(out, x1 + 10, y, colour, pattern, r=5)
         _text(out, x1 + 26, y + 4, "%s: %s" % (press_label(press, long_ms),
-                                               COLOURS[colour]), size=10)
+                                               COLOURS[colour]) + (
+            "; white where it sets up a game" if press == "B held long" else ""), size=10)
         y += 16
     # the table: every press at every moment
     y = max(left_end, y) + 14
@@ -418,7 +429,7 @@ def svg(long_ms=LONG_MS):
     # the notes, in two columns
     y += 16
     notes = [(head, note(text, long_ms)) for head, text in NOTES]
-    half = 3
+    half = 4
     colw = (W - 2 * m - 20) / 2
     for col, chunk in enumerate((notes[:half], notes[half:])):
         x = m + col * (colw + 20)
@@ -430,18 +441,35 @@ def svg(long_ms=LONG_MS):
     return "\n".join(out) + "\n"
 
 
+README_START = "<!-- the card: made by tools/card.py, held to it by tests/test_card.py -->\n"
+README_END = "<!-- end of the card -->"
+
+
+def readme(text):
+    """README.md's ``text`` with the card as text between its markers."""
+    a = text.index(README_START) + len(README_START)
+    return text[:a] + markdown() + text[text.index(README_END, a):]
+
+
 def main(argv):
-    made = {"card.svg": svg(), "card.md": markdown()}
-    if "--check" in argv:
-        bad = [n for n, text in made.items()
-               if not os.path.exists(os.path.join(ROOT, "docs", n))
-               or open(os.path.join(ROOT, "docs", n), encoding="utf-8").read() != text]
-        print("docs differ from tools/card.py: %s" % bad if bad else "the card matches")
-        return 1 if bad else 0
+    """Write docs/card.svg, docs/card.md and the README's copy (--check: exit 1 if any
+    differs from what the tables make)."""
+    made = {"docs/card.svg": svg(), "docs/card.md": markdown()}
+    with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as f:
+        made["README.md"] = readme(f.read())
+    bad = []
     for name, text in made.items():
-        with open(os.path.join(ROOT, "docs", name), "w", encoding="utf-8") as f:
-            f.write(text)
-        print("docs/%s" % name)
+        path = os.path.join(ROOT, name)
+        if os.path.exists(path) and open(path, encoding="utf-8").read() == text:
+            continue
+        bad.append(name)
+        if "--check" not in argv:
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(text)
+            print(name)
+    if "--check" in argv:
+        print("differ from tools/card.py: %s" % bad if bad else "the card matches")
+        return 1 if bad else 0
     return 0
 
 

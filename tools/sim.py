@@ -38,7 +38,7 @@ import wave
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from harness import COLOUR_NAMES, PALETTE, PROFILE_NAMES, ROOT, Sim, simclock  # noqa: E402
+from harness import COLOUR_NAMES, PALETTE, PROFILE_NAMES, ROOT, Sim, layout, simclock  # noqa: E402
 
 import events as E  # noqa: E402
 import scenario  # noqa: E402
@@ -402,15 +402,19 @@ def ring_words(sim):
     n = sim.game.players if sim.game is not None else len(ring)
     seats = E.seat_labels(sim.board_name, n, len(ring), True)  # (the scene's places go
     # clockwise from pixel 0, whichever way the pixels are numbered)
+    if d.r is not None and d.r.u[layout.WHAT]:  # a count or a seat being chosen: its lights
+        seats = [None] * len(ring)  # are not the game's seats (light 0 is seat 0's)
     if d.f[D._FL]:
-        return "the whole ring flashes"
+        return "the whole ring flashes %s and %s" % (
+            E.COLOUR_NAMES[d.f[D._FL] & 15], E.COLOUR_NAMES[d.f[D._FL] >> 4])
     if set(ring) - {"off"} and set(ring) - {"off"} <= {"red", "white", "blue"} and d.f[D._DICE]:
         lit = [c for c in ring if c != "off"]
         return "a die: %d %s lights" % (len(lit), lit[0])
     out = []
     for i, (colour, pattern) in enumerate(sim.scene()):
         if colour != "off":
-            where = "seat %d's light" % seats[i] if seats[i] is not None else "light %d" % i
+            where = "seat %d's light" % seats[i] if seats[i] is not None else \
+                "light %d clockwise from seat 0's" % i
             out.append("%s %s%s" % (where, colour, "" if pattern == "steady" else
                                     " blinking " + pattern))
     return "; ".join(out) or "all dark"
