@@ -158,9 +158,9 @@ def buttons(board, prof, v):
     # or one button that does everything, one step more at every QK_LONG_MS (over a
     # second: a press held up to a second is a tap, on every build)
     n = v[_QK_LONG_MS]
+    n = (0, n, 2 * n, 3 * n, 4 * n, 5 * n)
     b = []  # (the keys by number: 1 A, 2 A held, 3 A held long, 4 B, 5 B held, 6 B held long)
     for i in keys:
-        b.append(i[:2] + ((b"\x01\x04\x05\x02\x06\x03" if len(keys) == 1 else
-                           b"\x04\x05\x06" if b else b"\x01\x02\x03"),
-                          (0, n, 2 * n, 3 * n, 4 * n, 5 * n)))
+        b.append(i[:2] + ((b"\x01\x04\x05\x02\x06\x03", n) if len(keys) == 1 else
+                          (b"\x04\x05\x06" if b else b"\x01\x02\x03", n[:3])))
     return k, kp, b, bad
