@@ -1,0 +1,134 @@
+"""The table's edge cases that a mutation run (tools/mutants.py, issue 26) found no test
+for: each is what a player or the QM would notice, at the edge where a plausible slip
+in the firmware shows. The keys for entries whose controls are being redesigned are
+in tests/table_keys.py."""
+
+import pytest
+
+from harness import Sim
+from qiklaxon import Game
+from table_keys import (B, count_of, move_chosen_forward, new_game, said, set_up_new_game,
+                        start_moving_a_piece, walk_on)
+
+
+# ------------------------------------------------------------------ moving a piece
+@pytest.mark.parametrize("players", [2, 3, 7])
+def test_walking_the_seats_goes_round_the_table_and_moves_the_piece_walked_to(players):
+    """Moving a piece: the walk starts at the QM's seat and goes round the players'
+    seats only, as often as the QM likes; the piece moved is the one walked to."""
+    qm = 1
+    for steps in range(2 * players + 1):
+        g = Game(players, qm=qm)
+        start_moving_a_piece(g.core)
+        lines = walk_on(g.core, steps)
+        seat = (qm + steps) % players
+        if steps:
+            assert count_of(lines, "seat") == seat, (steps, lines)
+        move_chosen_forward(g.core, 2)
+        want = [0] * players
+        want[seat] = 2
+        assert g.positions == want, "%d players, walked %d seats on" % (players, steps)
+
+
+# ------------------------------------------------------------------ a new game at the table
+def test_a_new_game_has_2_to_10_players_however_often_the_count_is_pressed():
+    """Setting up a new game at the table: whatever the count shows when the QM goes
+    on, the game that starts has that many players, never fewer than 2 or more than 10,
+    and it does start."""
+    for presses in range(25):
+        g = Game(4)
+        g.end()
+        lines = set_up_new_game(g.core, presses)
+        shown = count_of(lines, "players")
+        lines += said(g.core, B, B)  # on to the first QM, and start
+        assert g.phase == "idle", "after %d presses the new game did not start: %s" % (
+            presses, lines)
+        assert 2 <= g.players <= 10 and g.players == shown, (presses, shown, g.players)
+
+
+@pytest.mark.parametrize("players", range(2, 10))
+def test_a_first_qm_setting_past_a_new_games_seats_offers_seat_0(players):
+    """QK_FIRST_QM names a seat the new game has not got (a game of exactly that many
+    players): the first QM offered is seat 0, and the new game starts."""
+    g = Game(10, qm=players)  # QK_FIRST_QM = players
+    g.end()
+    lines = new_game(g.core, players)
+    assert count_of(lines, "first") == 0, lines
+    assert (g.phase, g.players, g.qm) == ("idle", players, 0), lines
+
+
+# ------------------------------------------------------------------ the end, on the ring
+def test_at_the_end_the_leader_lights_up_even_when_every_piece_is_behind_the_start():
+    """Penalties took every piece below square 0: at the end the leader's seat still
+    blinks green (as after a power cut: the game resumes showing its end)."""
+    sim = Sim(players=3)
+    sim.run_until_ms(300)
+    g = sim.game
+    g.move(0, -4)
+    g.move(1, -2)
+    g.move(2, -7)
+    g.end()
+    sim.device.r.save()
+    after = Sim(players=3, nvm=sim.nvm)
+    after.run_until_ms(1500)
+    scene = after.scene()
+    colours = [scene[after.pixel_of(s, 3)][0] for s in range(3)]
+    assert colours == ["grey", "green", "grey"], scene
+
+
+# ------------------------------------------------------------------ power cuts
+@pytest.mark.parametrize("board", ["simulated", "pico", "cpx"])
+def test_a_power_cut_after_the_65536th_save_resumes_the_newest_game(board):
+    """The saves are numbered in 16 bits: the save after number 65,535 is number 0 and
+    still the newest, so power-up resumes it, not the one before."""
+    sim = Sim(players=4, board_name=board)
+    sim.run_until_ms(300)
+    r = sim.device.r
+    r.j[2] = 0xFFFE  # this board has saved its game 65,535 times: the next is 0xFFFF
+    g = sim.game
+    g.move(0, 5)
+    r.save()
+    g.move(1, 7)
+    r.save()  # number 0: the counter wrapped
+    after = Sim(players=4, board_name=board, nvm=sim.nvm)
+    after.run_until_ms(300)
+    assert after.game.positions == [5, 7, 0, 0]
+
+
+def test_a_saved_game_whose_qm_is_not_a_seat_is_not_resumed():
+    """A record that checks but holds a QM seat the game has not got (seat 4 of 4) is
+    damaged: power-up says so and starts a new game that plays, Klaxon and all."""
+    sim = Sim(players=4)
+    sim.run_until_ms(300)
+    r = sim.device.r
+    r.B[1] = 4  # the saved state's QM: seat 4, in a game of seats 0 to 3
+    r.save()
+    after = Sim(players=4, nvm=sim.nvm)
+    after.run_until_ms(300)
+    assert any("the saved game is damaged" in line for _, line in after.events), after.events
+    assert (after.game.players, after.game.qm, after.game.phase) == (4, 0, "idle")
+    after.tap("b", 400)  # ask
+    after.tap("a", 800)  # seat 1 answers
+    after.press("klaxon", 1300)  # seat 2 challenges it
+    after.run_until_ms(2500)
+    assert [f for _, f in after.named("klaxon")] == [{"challenger": 2, "challenged": 1}]
+
+
+# ------------------------------------------------------------------ the Klaxon's wire
+@pytest.mark.parametrize("phase_us", [0, 250, 500, 750])
+def test_crackles_open_for_the_glitch_limit_apart_never_sound_the_klaxon(phase_us):
+    """Two crackles on the Klaxon's wire, each far shorter than QK_GLITCH_MS (2 ms), are
+    two glitches when the contact is open between them for QK_GLITCH_MS + 1 ms or more:
+    no Klaxon, at any phase of the 1 ms loop. Closer, they are one bouncing contact
+    (tests/test_timing_sweep.py)."""
+    sim = Sim(klaxon_only=True, phase_us=phase_us)
+    t = 50_000
+    for open_us in range(3_000, 12_001, 250):
+        for width_us in (100, 400):
+            sim.level("klaxon", t, True)
+            sim.level("klaxon", t + width_us, False)
+            sim.level("klaxon", t + width_us + open_us, True)
+            sim.level("klaxon", t + 2 * width_us + open_us, False)
+            t += 100_000
+    sim.run_until_us(t)
+    assert sim.sounds() == []
