@@ -70,3 +70,12 @@ def walk_on(r, seats):
 def move_chosen_forward(r, squares):
     """The piece chosen: move it ``squares`` forward (1 or more)."""
     return said(r, B, *[A] * squares, B)
+
+
+def undo_on(sim, at_ms):
+    """On the simulated device: the QM's undo (B held past QK_LONG_MS, well short of the
+    2 s hold), pressed at ``at_ms``."""
+    from hardware.settings import KEYS
+
+    long_ms = next(k[1] for k in KEYS if k[0] == "QK_LONG_MS")
+    sim.press("b", at_ms, hold_ms=long_ms + 300)

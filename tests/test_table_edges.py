@@ -8,7 +8,7 @@ import pytest
 from harness import Sim
 from qiklaxon import Game
 from table_keys import (B, count_of, move_chosen_forward, new_game, said, set_up_new_game,
-                        start_moving_a_piece, walk_on)
+                        start_moving_a_piece, undo_on, walk_on)
 
 
 # ------------------------------------------------------------------ moving a piece
@@ -132,3 +132,55 @@ def test_crackles_open_for_the_glitch_limit_apart_never_sound_the_klaxon(phase_u
             t += 100_000
     sim.run_until_us(t)
     assert sim.sounds() == []
+
+
+# ------------------------------------------------------------------ undo and the log
+def test_an_undo_is_saved_like_any_action():
+    """The QM undoes an answer; a power cut a few seconds later resumes the game as
+    undone (the answering player's turn again), not as it was before the undo."""
+    sim = Sim(players=4)
+    sim.tap("b", 200)  # ask: seat 1 answers first
+    sim.tap("a", 700)  # seat 1 answers: seat 2's turn
+    sim.run_until_ms(3000)  # saved
+    undo_on(sim, 3200)
+    sim.run_until_ms(7000)  # a save is due a second after an action
+    assert (sim.game.phase, sim.game.answering) == ("answering", 1)
+    after = Sim(players=4, nvm=sim.nvm)
+    after.run_until_ms(300)
+    assert (after.game.phase, after.game.answering) == ("answering", 1)
+
+
+def test_a_long_game_still_moves_pieces_and_undoes_the_move():
+    """Ten players answering every question fill the game's log; between each question
+    and the next the QM moves a piece: it moves, and undo takes the move back."""
+    g = Game(10)
+    for q in range(12):
+        g.ask()
+        for _ in range(9):
+            g.answer()
+        g.reveal([(g.qm + 1) % 10])
+        before = g.positions
+        seat = g.qm
+        start_moving_a_piece(g.core)
+        move_chosen_forward(g.core, 3)
+        want = list(before)
+        want[seat] += 3
+        assert g.positions == want, "question %d" % q
+        assert g.undo() and g.positions == before, "question %d" % q
+
+
+def test_a_saved_game_whose_log_holds_a_byte_that_is_no_action_is_not_resumed():
+    """A record that checks but whose log starts with 0 (no action has that number) is
+    damaged: power-up says so and starts a new game, at once."""
+    sim = Sim(players=4)
+    sim.tap("b", 200)  # ask
+    sim.tap("a", 700)  # answer
+    sim.run_until_ms(1000)
+    r = sim.device.r
+    assert r.n
+    r.L[0] = 0
+    r.save()
+    after = Sim(players=4, nvm=sim.nvm)
+    after.run_until_ms(300)
+    assert any("the saved game is damaged" in line for _, line in after.events), after.events
+    assert (after.game.phase, after.game.positions) == ("idle", [0, 0, 0, 0])
