@@ -3,6 +3,9 @@ for: each is what a player or the QM would notice, at the edge where a plausible
 in the firmware shows. The keys for entries whose controls are being redesigned are
 in tests/table_keys.py."""
 
+import random
+
+import probes
 import pytest
 
 from harness import Sim
@@ -28,6 +31,16 @@ def test_walking_the_seats_goes_round_the_table_and_moves_the_piece_walked_to(pl
         want = [0] * players
         want[seat] = 2
         assert g.positions == want, "%d players, walked %d seats on" % (players, steps)
+
+
+def test_a_piece_moves_up_to_99_squares_in_one_move():
+    """The count goes up to 99 and no further: 99 presses move the piece 99 squares,
+    and more presses leave it at 99."""
+    for presses, moved in ((98, 98), (99, 99), (103, 99)):
+        g = Game(3)
+        start_moving_a_piece(g.core)
+        move_chosen_forward(g.core, presses)
+        assert g.positions == [moved, 0, 0], presses
 
 
 # ------------------------------------------------------------------ a new game at the table
@@ -105,7 +118,7 @@ def test_a_saved_game_whose_qm_is_not_a_seat_is_not_resumed():
     r.save()
     after = Sim(players=4, nvm=sim.nvm)
     after.run_until_ms(300)
-    assert any("the saved game is damaged" in line for _, line in after.events), after.events
+    assert "the saved game is damaged: a new game starts" in [x for _, x in after.events]
     assert (after.game.players, after.game.qm, after.game.phase) == (4, 0, "idle")
     after.tap("b", 400)  # ask
     after.tap("a", 800)  # seat 1 answers
@@ -184,3 +197,11 @@ def test_a_saved_game_whose_log_holds_a_byte_that_is_no_action_is_not_resumed():
     after.run_until_ms(300)
     assert any("the saved game is damaged" in line for _, line in after.events), after.events
     assert (after.game.phase, after.game.positions) == ("idle", [0, 0, 0, 0])
+
+
+@pytest.mark.parametrize("pass_us", probes.PASS_TIMES_US)
+def test_a_contact_2_ms_past_the_glitch_limit_always_sounds(pass_us):
+    """QK_GLITCH_MS (2 ms) is the longest contact that may be taken for a glitch: one of
+    4 ms always sounds the Klaxon, at any phase of any loop speed."""
+    sounded = probes.glitches(pass_us, [4000], random.Random(pass_us + 26), phases=12)
+    assert sounded == {4000: 12}
