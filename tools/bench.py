@@ -376,8 +376,9 @@ def main(argv=None):
         import mutants
 
         m = mutants.full_run_summary()
-        row("mutants of the device code caught (tools/mutants.py)%s" % (
-            "" if m["fresh"] else ", this run"), ">= %d%%" % (100 * mutants.BUDGET),
+        row("mutants of the device code caught (tools/mutants.py, %s)" % (
+            "its last full run: the same code" if m["fresh"] else "a full run now"),
+            ">= %d%%" % (100 * mutants.BUDGET),
             "%.1f%% of %d (%d survived, %d equivalent), %d min" % (
                 100 * m["rate"], m["counted"], m["survived"], m["equivalent"],
                 round(m["seconds"] / 60)), m["rate"] >= mutants.BUDGET)

@@ -66,7 +66,7 @@ PYTEST = os.path.join(ROOT, ".venv", "bin", "pytest")
 # A mutant's tests: the fastest that reach it, up to this much of their mapped time (the
 # map's durations are under coverage, 2 to 5 times the plain run's), and at most this
 # many cases of one parametrized test; ``--deep`` runs the survivors against them all.
-BUDGET_S = 15
+BUDGET_S = 10
 PER_FUNCTION = 2
 # Each test's timeout in a mutant's run: this many times its mapped duration, at least
 # MIN_TIMEOUT_S: a mutant that makes the firmware loop for ever fails in seconds.
@@ -508,7 +508,9 @@ class _RunPlugin:
         items = {it.nodeid: it for it in session.items}
         job = self.job
         results = {}
-        missing = sorted({t for m in job["mutants"] for t in m["tests"] if t not in items})
+        names = job["names"]
+        missing = sorted({names[i] for m in job["mutants"] for i in m["tests"]
+                          if names[i] not in items})
         if missing:
             raise SystemExit("mutants: the map names tests pytest did not collect: %s"
                              % ", ".join(missing[:5]))
@@ -520,9 +522,20 @@ class _RunPlugin:
         last_print = 0
         tty = sys.stderr.isatty()
         counts = {"killed": 0, "survived": 0, "timeout": 0}
+        index = {t: i for i, t in enumerate(names)}
+        killers = {}  # function -> the tests that killed its mutants, latest first
         while queue or running:
             while queue and len(running) < job["jobs"]:
                 m = queue.pop(0)
+                # a test that killed a mutant of this function first (if it reaches this
+                # one): it most likely kills this one too, and the run stops sooner
+                reach = set(m["reach"])
+                first = [k for k in killers.get((m["file"], m["function"]), ())
+                         if k in reach][:2]
+                order = first + [i for i in m["tests"] if i not in first]
+                m["names"] = [names[i] for i in order]
+                m["limit"] = 60 + sum(max(MIN_TIMEOUT_S, TIMEOUT_FACTOR * job["durations"][i])
+                                      for i in order)
                 r, w = os.pipe()
                 pid = os.fork()
                 if pid == 0:
@@ -543,6 +556,11 @@ class _RunPlugin:
                 test, _, message = said.partition("\n")
                 outcome = "timeout" if "Timeout" in message else "killed"
                 why = test
+                if test in index:
+                    k = killers.setdefault((m["file"], m["function"]), [])
+                    if index[test] in k:
+                        k.remove(index[test])
+                    k.insert(0, index[test])
             else:
                 outcome, why = "killed", "the child ended with status %d" % status
             results[m["id"]] = {"outcome": outcome, "by": why, "seconds":
@@ -571,7 +589,7 @@ class _RunPlugin:
             pid = os.fork()
             if pid == 0:
                 os.close(r)
-                self._child(session, items, {"tests": [nodeid], "file": None}, w)
+                self._child(session, items, {"names": [nodeid], "file": None}, w)
             os.close(w)
             _, status = os.waitpid(pid, 0)
             os.close(r)
@@ -613,7 +631,7 @@ class _RunPlugin:
                         failed.append((report.nodeid, str(report.longrepr)[-300:]))
 
             session.config.pluginmanager.register(Watch(), "mutants-watch")
-            sel = [items[t] for t in m["tests"]]
+            sel = [items[t] for t in m["names"]]
             for i, item in enumerate(sel):
                 nxt = sel[i + 1] if i + 1 < len(sel) else None
                 item.ihook.pytest_runtest_protocol(item=item, nextitem=nxt)
@@ -659,11 +677,10 @@ def run(mutants, cmap, jobs):
     job_mutants, timeouts, files = [], {}, set()
     for m in mutants:
         idx = m["tests"]
-        limit = 60 + sum(max(MIN_TIMEOUT_S, TIMEOUT_FACTOR * dur[i]) for i in idx)
+        reach = reaching(m, cmap)
         job_mutants.append({"id": m["id"], "file": m["file"], "function": m["function"],
-                            "source": m["source"], "tests": [tests[i] for i in idx],
-                            "limit": limit})
-        for i in idx:
+                            "source": m["source"], "tests": idx, "reach": reach})
+        for i in reach:
             timeouts[tests[i]] = max(MIN_TIMEOUT_S, int(TIMEOUT_FACTOR * dur[i]) + 1)
             files.add(tests[i].split("::")[0])
     if not job_mutants:
@@ -674,7 +691,8 @@ def run(mutants, cmap, jobs):
     if os.path.exists(out_path + "l"):
         os.remove(out_path + "l")
     with open(job_path, "w") as f:
-        json.dump({"mutants": job_mutants, "timeouts": timeouts, "jobs": jobs,
+        json.dump({"mutants": job_mutants, "names": tests, "durations": dur,
+                   "timeouts": timeouts, "jobs": jobs,
                    "results": out_path}, f)
     cmd = [PYTEST, "-q", "-s", "-p", "no:cacheprovider"]
     cmd += sorted(files)
@@ -689,7 +707,8 @@ def run(mutants, cmap, jobs):
     clean = {}
     if killers:
         with open(job_path, "w") as f:
-            json.dump({"mutants": [], "timeouts": timeouts, "jobs": jobs, "verify": killers,
+            json.dump({"mutants": [], "names": tests, "timeouts": timeouts, "jobs": jobs,
+                   "verify": killers,
                        "results": out_path}, f)
         cmd = [PYTEST, "-q", "-s", "-p", "no:cacheprovider"] + sorted(
             {k.split("::")[0] for k in killers})
@@ -709,6 +728,8 @@ def full_run_summary():
             last["fresh"] = True
             return last
     main([])
+    if not os.path.exists(FULL):
+        raise SystemExit("mutants: the full run did not finish cleanly (see above)")
     with open(FULL) as f:
         last = json.load(f)
     last["fresh"] = False
