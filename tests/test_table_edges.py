@@ -205,3 +205,64 @@ def test_a_contact_2_ms_past_the_glitch_limit_always_sounds(pass_us):
     4 ms always sounds the Klaxon, at any phase of any loop speed."""
     sounded = probes.glitches(pass_us, [4000], random.Random(pass_us + 26), phases=12)
     assert sounded == {4000: 12}
+
+
+# ------------------------------------------------------------------ what the lights show
+def _blinks(v, np):
+    """What an LED (np 0) or a small ring shows for roll ``v`` over one cycle, as
+    (colour, lit steps in a row) runs."""
+    from qiklaxon import entry
+
+    runs = []
+    for q in range(200):
+        x = entry.dice(v, q, np)
+        colour = x >> 8 if x else None
+        if runs and runs[-1][0] == colour:
+            runs[-1][1] += 1
+        else:
+            runs.append([colour, 1])
+    return [(c, n) for c, n in runs if c is not None]
+
+
+@pytest.mark.parametrize("dice", [(1, 1, 1), (3, 5, 2), (6, 6, 6)])
+@pytest.mark.parametrize("np", [0, 5])
+def test_a_roll_on_an_led_or_a_small_ring_blinks_each_die_its_value(dice, np):
+    """Too few pixels for a die's value (an LED alone, or fewer than 6): each die blinks
+    its value, red, then white, then blue, over and over."""
+    a, b, c = dice
+    runs = _blinks((a - 1) * 36 + (b - 1) * 6 + (c - 1), np)
+    colours = [col for col, _ in runs]
+    red, white, blue = 10, 1, 9
+    want = [red] * a + [white] * b + [blue] * c
+    assert colours[:len(want)] == want, runs
+    assert all(n == 2 for _, n in runs[:len(want)])  # (2 steps on, 2 off)
+
+
+def test_choosing_which_piece_to_move_lights_the_seat_blue():
+    """Moving a piece: the ring shows the seat being chosen, blinking blue, from the
+    QM's seat on."""
+    sim = Sim(players=4, qm=2)
+    sim.run_until_ms(200)
+    lines = start_moving_a_piece(sim.device.r)
+    assert count_of(lines, "seat") == 2
+    sim.device.render()
+    sim.run_for_ms(50)
+    scene = sim.scene()
+    assert scene[sim.pixel_of(2, 4)][0] == "blue", scene
+    assert [scene[sim.pixel_of(s, 4)][0] for s in (0, 1, 3)] != ["blue"] * 3
+
+
+def test_a_foreign_store_says_so_and_flashes_purple():
+    """Flash that holds no saved game but other data: the console says exactly that and
+    that a new game starts (not that a power cut loses the game), and the ring flashes
+    purple."""
+    from flashsim import FlashSim
+
+    flash = FlashSim("rp2040")
+    flash.mem[:] = bytes(range(256)) * 16
+    sim = Sim(players=4, nvm=flash)
+    lines = [x for _, x in sim.events]
+    assert "nvm holds no valid saved game (damaged or foreign data): a new game starts" in lines
+    assert not any("a power cut loses the game" in x for x in lines)
+    sim.run_for_ms(100)
+    assert "purple" in sim.ring(), sim.ring()

@@ -397,6 +397,8 @@ class _MapPlugin:
         worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
         self.cov = coverage.Coverage(data_file=os.path.join(self.folder, "cov." + worker),
                                      include=[os.path.join(ROOT, r) for r in device_files()])
+        self.cov.set_option("run:disable_warnings", ["no-data-collected"])  # (a worker whose
+        # tests run no device code)
         self.cov.start()
 
     def pytest_runtest_protocol(self, item, nextitem):
@@ -745,6 +747,7 @@ def main(argv=None):
                    help="only the files whose path contains TEXT (repeatable)")
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
                    help="mutants at once (default: the cores)")
+    p.add_argument("--ids", metavar="N,N,...", help="only these mutants (as --list numbers them)")
     p.add_argument("--deep", action="store_true",
                    help="then run each survivor against every test that reaches it")
     p.add_argument("--json", metavar="FILE", help="also write the summary here")
@@ -764,12 +767,19 @@ def main(argv=None):
         return 2
     if args.list:
         for m in mutants:
-            print("%s:%d %s\n%s\n" % (m["file"], m["line"], m["function"], m["diff"]))
+            print("#%d %s:%d %s\n%s\n" % (m["id"], m["file"], m["line"], m["function"],
+                                           m["diff"]))
         return 0
-    full = not args.sample and not args.only
+    full = not args.sample and not args.only and not args.ids
     chosen = mutants
+    if args.ids:
+        try:
+            want = {int(x) for x in args.ids.split(",")}
+        except ValueError:
+            p.error("--ids takes numbers separated by commas")
+        chosen = [m for m in mutants if m["id"] in want]
     if args.sample:
-        chosen = random.Random(SAMPLE_SEED).sample(mutants, min(args.sample, len(mutants)))
+        chosen = random.Random(SAMPLE_SEED).sample(chosen, min(args.sample, len(chosen)))
         chosen.sort(key=lambda m: m["id"])
     print("mutants: %d mutants of %d device files%s" % (
         len(mutants), len({m["file"] for m in mutants}),
