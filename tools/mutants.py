@@ -341,13 +341,41 @@ def _combine(old, keep, redo, shared, per_file, started):
     return out
 
 
+_FIRST_LINES = {}
+
+
+def _statement_line(rel, line):
+    """The first line of the innermost statement holding ``line`` of ``rel``: what
+    coverage records for a line inside a statement that spans several (a string
+    literal's continuation lines, a call's arguments)."""
+    if rel not in _FIRST_LINES:
+        import ast
+
+        with open(os.path.join(ROOT, rel)) as f:
+            tree = ast.parse(f.read())
+        first = {}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.stmt) and not isinstance(
+                    node, (ast.FunctionDef, ast.ClassDef, ast.Module)):
+                body = getattr(node, "body", None)
+                end = body[0].lineno - 1 if body and isinstance(body, list) else node.end_lineno
+                for ln in range(node.lineno, end + 1):
+                    if ln not in first or first[ln] < node.lineno:
+                        first[ln] = node.lineno
+        _FIRST_LINES[rel] = first
+    return _FIRST_LINES[rel].get(line, line)
+
+
 def reaching(m, cmap):
-    """The tests that run any line of the mutant's node (indices into the map's tests),
-    fastest first."""
+    """The tests that run any line of the mutant's node, or if none is recorded, the
+    first line of the statement holding it (indices into the map's tests), fastest
+    first."""
     per = cmap["lines"].get(m["file"], {})
     found = set()
     for line in range(m["line"], m["last"] + 1):
         found.update(per.get(str(line), ()))
+    if not found:
+        found.update(per.get(str(_statement_line(m["file"], m["line"])), ()))
     d = cmap["durations"]
     return sorted(found, key=lambda i: (d[i], i))
 
