@@ -10,8 +10,8 @@ import pytest
 
 from harness import Sim
 from qiklaxon import Game
-from table_keys import (B, count_of, move_chosen_forward, new_game, said, set_up_new_game,
-                        start_moving_a_piece, undo_on, walk_on)
+from table_keys import (A, A_2S, A_HELD, B, B_2S, B_HELD, count_of, move_chosen_forward,
+                        new_game, said, set_up_new_game, start_moving_a_piece, undo_on, walk_on)
 
 
 # ------------------------------------------------------------------ moving a piece
@@ -266,3 +266,106 @@ def test_a_foreign_store_says_so_and_flashes_purple():
     assert not any("a power cut loses the game" in x for x in lines)
     sim.run_for_ms(100)
     assert "purple" in sim.ring(), sim.ring()
+
+
+# ------------------------------------------------------------------ the console's words
+def test_a_game_through_every_key_says_each_thing_in_its_words():
+    """What the serial console says through a whole game that uses every key and every
+    refusal: the words a QM or a maker reads there (and tools/events.py parses), each
+    action's line, and where every seat stands after each that moves a piece."""
+    g = Game(4, qm=0)
+    g.core.dice = lambda lo, hi: 3  # every die a 3
+    K = 0  # the Klaxon
+    keys = [K, A, B, K, A, B, K, K, A, B, A, B, B_HELD, B, A, B, K, A, A, A, B, A_HELD, A_2S, A,
+            B, A, B_HELD, B, A, A, B, B_2S, K, B_2S, A, B, A, B, A_HELD, A_2S, A, B_HELD, A_2S,
+            A, B, A, A, B, B, A, B, B, B, K, A, B_HELD, A, B, B, A, A, A, A, B_HELD, A, A, A]
+    lines = said(g.core, *keys)
+    assert lines == [
+        'refused no question running',
+        'roll 3 3 3',
+        'at 3 0 0 0',
+        'ask 0',
+        'refused nobody has answered yet',
+        'answer 1',
+        'pass 2',
+        'klaxon 3 1',
+        'refused this question already had its Klaxon',
+        'right 1',
+        'wrong 3',
+        'count 1',
+        'penalty 3 1',
+        'reveal',
+        'at 3 3 0 -1',
+        'undo',
+        'at 3 0 0 0',
+        'wrong 1',
+        'count 1',
+        'penalty 1 1',
+        'refused this question already had its Klaxon',
+        'right 3',
+        'reveal',
+        'at 3 -1 0 3',
+        'roll 3 3 3',
+        'at 3 2 0 3',
+        'roll 3 3 3',
+        'at 3 5 0 3',
+        'ask 1',
+        'answer 2',
+        'pass 3',
+        'answer 0',
+        'undo',
+        'at 3 5 0 3',
+        'pass 0',
+        'right 2',
+        'reveal',
+        'at 3 5 3 3',
+        'roll 3 3 3',
+        'at 3 5 6 3',
+        'ask 2',
+        'end',
+        'at 3 5 6 3',
+        'game over',
+        'refused the game is over',
+        'players 4',
+        'players 5',
+        'first 0',
+        'first 1',
+        'new',
+        'at 0 0 0 0 0',
+        'miss 1',
+        'seat 2',
+        'seat 3',
+        'back',
+        'seat 2',
+        'seat 3',
+        'count 1',
+        'count 2',
+        'move',
+        'at 0 0 0 2 0',
+        'ask 2',
+        'answer 3',
+        'pass 4',
+        'pass 0',
+        'pass 1',
+        'refused everyone has answered',
+        'right 3',
+        'reveal',
+        'at 0 0 0 5 0',
+        'undo',
+        'at 0 0 0 2 0',
+        'right 3',
+        'reveal',
+        'at 0 0 0 5 0',
+        'ask 3',
+        'pass 4',
+        'answer 0',
+        'answer 1',
+        'answer 2',
+        'right 0',
+        'unmark 0',
+        'right 0',
+        'right 1',
+        'right 2',
+        'reveal',
+        'at 3 3 3 5 0',
+    ]
