@@ -369,3 +369,78 @@ def test_a_game_through_every_key_says_each_thing_in_its_words():
         'reveal',
         'at 3 3 3 5 0',
     ]
+
+
+# ------------------------------------------------------------------ the saved game's edges
+def _after_a_power_cut(g, chip="rp2040"):
+    """Game ``g`` saved to a board's flash and read back as power-up reads it: the game
+    resumed, or None if power-up refuses it (and starts a new one)."""
+    from flashsim import FlashSim
+    from qiklaxon import restore
+    from qiklaxon.core import Referee
+
+    flash = FlashSim(chip)
+    log = chip == "rp2040"
+    g.core.j = restore.find(flash, log)[0]
+    g.core.save()
+    saved = restore.find(flash, log)[1]
+    r = Referee(2)
+    if saved is None or not restore.load(r, saved):
+        return None
+    out = Game.__new__(Game)
+    out.core = r
+    out.refusal = None
+    return out
+
+
+@pytest.mark.parametrize("chip", ["rp2040", "samd21"])
+def test_a_game_at_the_limits_resumes_exactly_after_a_power_cut(chip):
+    """Ten players, the last seat as QM, the highest finish, pieces far ahead and behind
+    the start, a Klaxon in the last question: the game resumes as it was."""
+    g = Game(10, qm=9, finish=9999)
+    for seat, squares in ((0, 300), (1, -300), (2, 9998), (3, -32765), (4, 255), (5, -256)):
+        g.move(seat, squares)
+    g.ask()
+    g.answer()  # seat 0
+    g.pass_()  # seat 1
+    g.answer()  # seat 2
+    g.klaxon()  # seat 3 challenges seat 2
+    g.reveal([0], {3: 2, 2: 1})
+    h = _after_a_power_cut(g, chip)
+    assert h is not None and h.to_bytes() == g.to_bytes()
+    assert (h.players, h.qm, h.finish, h.positions) == (g.players, g.qm, 9999, g.positions)
+
+
+@pytest.mark.parametrize("slot, value, what", [
+    (4, 4, "a challenger who is no seat"), (5, 4, "a challenged seat that is no seat"),
+    (7, 10000 >> 8, "a finish past 9999"), (6, 216, "a roll no dice make"),
+    (2, 1, "a question under way"), (9, 3, "a seat that did something unheard of")])
+def test_a_saved_game_that_no_play_reaches_is_refused(slot, value, what):
+    """Power-up refuses a record that checks but holds a game no play reaches (it
+    starts a new game instead): """
+    g = Game(4)
+    B = g.core.B
+    if slot in (4, 5):  # the Klaxon's parties: both or neither
+        B[4], B[5] = 1, 2
+    if slot == 7:
+        B[8] = 10000 & 255
+    B[slot] = value
+    assert _after_a_power_cut(g) is None, what
+
+
+def test_a_long_game_that_ended_resumes_exactly_after_a_power_cut():
+    """A long game (its log folded: the saved state holds the positions, far from 0)
+    that the QM ended resumes ended, every piece where it was."""
+    g = Game(10)
+    g.move(1, -300)
+    g.move(2, 300)
+    for _ in range(8):
+        g.ask()
+        for _ in range(9):
+            g.answer()
+        g.reveal([(g.qm + 1) % 10])
+    g.end()
+    set_up_new_game(g.core, 0)  # the QM starts setting up the next game: then the power goes
+    h = _after_a_power_cut(g)
+    assert h is not None and (h.phase, h.positions, h.winners) == ("over", g.positions,
+                                                                  g.winners)
