@@ -688,6 +688,10 @@ def configure(config):
     caught or not the same way every time, and its failing examples stay out of
     .hypothesis/. ``QK_MUTANTS_SUITE``: the test command's host suite (tools/dev.py)
     makes the map as it runs, when it runs whole."""
+    mine = os.path.join(WORK, "")  # (a clone's suite inherits the variables: not its run)
+    if not (os.environ.get("QK_MUTANTS_MAP", mine) + os.sep).startswith(mine) or \
+            not os.environ.get("QK_MUTANTS_JOB", mine).startswith(mine):
+        return
     if os.environ.get("QK_MUTANTS_JOB"):
         from hypothesis import settings
 
