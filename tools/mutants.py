@@ -721,7 +721,8 @@ def run(mutants, cmap, jobs):
         return {}, {}
     os.makedirs(WORK, exist_ok=True)
     job_path = os.path.join(WORK, "job.json")
-    out_path = os.path.join(WORK, "run.json")
+    out_path = os.path.join(WORK, "run.json")  # (and run.jsonl: each result as it comes)
+    clean_path = os.path.join(WORK, "clean.json")  # the killing tests again, no mutant
     if os.path.exists(out_path + "l"):
         os.remove(out_path + "l")
     with open(job_path, "w") as f:
@@ -742,12 +743,11 @@ def run(mutants, cmap, jobs):
     if killers:
         with open(job_path, "w") as f:
             json.dump({"mutants": [], "names": tests, "timeouts": timeouts, "jobs": jobs,
-                   "verify": killers,
-                       "results": out_path}, f)
+                       "verify": killers, "results": clean_path}, f)
         cmd = [PYTEST, "-q", "-s", "-p", "no:cacheprovider"] + sorted(
             {k.split("::")[0] for k in killers})
         subprocess.call(cmd, cwd=ROOT, env=_env(QK_MUTANTS_JOB=job_path))
-        with open(out_path) as f:
+        with open(clean_path) as f:
             clean = json.load(f)["clean"]
     return {int(k): v for k, v in done["results"].items()}, clean
 
