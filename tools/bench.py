@@ -387,6 +387,16 @@ def main(argv=None):
     if lane is not None:
         row("  the browser lane's wall time (tests/test_web.py, a real Chromium)", "(info)",
             "%.1f s" % lane, None)
+    if not args.quick:  # the full mutation run (CI runs a sample: tools/dev.py)
+        import mutants
+
+        m = mutants.full_run_summary()
+        row("mutants of the device code caught (tools/mutants.py, %s)" % (
+            "its last full run: the same code" if m["fresh"] else "a full run now"),
+            ">= %d%%" % (100 * mutants.BUDGET),
+            "%.1f%% of %d (%d survived, %d equivalent), %d min" % (
+                100 * m["rate"], m["counted"], m["survived"], m["equivalent"],
+                round(m["seconds"] / 60)), m["rate"] >= mutants.BUDGET)
 
     w0 = max(len(r[0]) for r in rows)
     w1 = max(len(r[1]) for r in rows)
