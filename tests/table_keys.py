@@ -43,9 +43,9 @@ def new_game(r, players, first_qm=None):
     (AssertionError if the count never shows ``players``)."""
     lines = said(r, B_2S)
     n = 0
-    while count_of(lines, "players") != players:
+    while count_of(lines, "players") != players:  # A one more, B held one fewer
         assert n < MAX_PRESSES, "the count never showed %d players: %s" % (players, lines)
-        lines += said(r, A)
+        lines += said(r, A if count_of(lines, "players") < players else B_HELD)
         n += 1
     lines += said(r, B)  # on to the first QM
     n = 0
@@ -74,7 +74,7 @@ def move_chosen_forward(r, squares):
 
 def undo_on(sim, at_ms):
     """On the simulated device: the QM's undo (B held past QK_LONG_MS, well short of the
-    2 s hold), pressed at ``at_ms``."""
+    long hold, twice that), pressed at ``at_ms``."""
     from hardware.settings import KEYS
 
     long_ms = next(k[1] for k in KEYS if k[0] == "QK_LONG_MS")
