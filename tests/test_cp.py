@@ -202,24 +202,6 @@ def test_the_express_plays_a_whole_game_with_blocks_pinned_during_play(drives):
     assert not failed, "with 1.5 KB pinned: %s" % failed
 
 
-def test_the_pins_are_kept_to_the_end(drives):
-    """The retention test's pins: 16-64 B blocks, 1.5 KB in all, at seeded moments, and
-    the runner keeps them to the end (the live heap after a collection is at least that
-    much more: where they land can make more stay, as a stale word does; the console is
-    the same)."""
-    pins = cpvm.pin_schedule(3, 28000)
-    assert sum(n for _, n in pins) == 1536 and all(16 <= n <= 64 for _, n in pins)
-    assert pins == sorted(pins) and pins == cpvm.pin_schedule(3, 28000)
-    assert pins != cpvm.pin_schedule(4, 28000)
-    d = drives("cpx")
-    steps = scenario.taps(scenario.BUDGET)
-    lines, base, _, _ = d.run(steps, 3500, probe=[3400])
-    live = d.live[0][1] - base
-    again, base, _, _ = d.run(steps, 3500, probe=[3400],
-                              pinned=[(t * 3300 // 28000, n) for t, n in pins])
-    assert again == lines and d.live[0][1] - base - live >= 1536
-
-
 def test_the_heap_diagnosis_reads_the_vm_as_its_collector_does(drives):
     """tools/cpheap.py, from a paused run (Drive.run(heap_map=True)): the block map
     covers the usable heap, what the roots (static data and the C stack) reach is the
@@ -244,6 +226,38 @@ def test_the_heap_diagnosis_reads_the_vm_as_its_collector_does(drives):
     assert {"module hardware.device", "module qiklaxon.core"} <= names, sorted(names)[:40]
     assert any(n.startswith("function of hardware.device") for n in names)
     assert "str 'klaxon sounded'" in names
+
+
+def test_the_pins_are_kept_to_the_end(drives):
+    """The retention test's pins: 16-64 B blocks, 1.5 KB in all, at seeded moments, and
+    the runner keeps them to the end: after the last pin and a collection, the heap holds
+    exactly those tuples of Nones (read by tools/cpheap.py), and the console is the same."""
+    import collections
+
+    import cpheap
+
+    pins = cpvm.pin_schedule(3, 28000)
+    assert sum(n for _, n in pins) == 1536 and all(16 <= n <= 64 for _, n in pins)
+    assert pins == sorted(pins) and pins == cpvm.pin_schedule(3, 28000)
+    assert pins != cpvm.pin_schedule(4, 28000)
+    d = drives("cpx")
+    steps = scenario.taps(scenario.BUDGET)
+
+    def nones():  # the heap's tuples that hold only one word (None) 2 to 14 times
+        heap = cpheap.Heap(d)
+        out = collections.Counter()
+        for b, kind in enumerate(heap.kinds):
+            w = heap.words_of(b) if kind == "T" else ()
+            if len(w) > 2 and 2 <= w[1] <= 14 and len(set(w[2:2 + w[1]])) == 1:
+                out[8 + 4 * w[1]] += 1
+        return out
+
+    lines, _, _, _ = d.run(steps, 3500, probe=[3400], heap_map=True)
+    before = nones()
+    again, _, _, _ = d.run(steps, 3500, probe=[3400], heap_map=True,
+                           pinned=[(t * 3300 // 28000, n) for t, n in pins])
+    assert again == lines
+    assert nones() - before == collections.Counter(n for _, n in pins)
 
 
 @pytest.mark.parametrize("variant", [v[0] for v in cpvm.VARIANTS])

@@ -139,8 +139,9 @@ def cp_rows(quick=False):
     """The Express firmware's heap on CircuitPython 10 itself (tools/cpvm.py), or None
     without the build. {scenario: (need bytes, per variant and layout, names)} for
     start-up ("budget") and a whole game ("game") in every call-structure variant
-    (``cpvm.VARIANTS``) and layout (``cpvm.LAYOUTS``; ``quick``: every fourth, as the
-    test command's run), a question in the lane's own variant; "<scenario> variants":
+    (``cpvm.VARIANTS``) and layout (``cpvm.LAYOUTS``; ``quick``: ``cpvm.QUICK_VARIANTS``
+    in every fourth layout, as the test command's run), a question in the lane's own
+    variant; "<scenario> variants":
     {variant: [per layout]}; "retention": ``cpvm.retention`` (16 seeds); the issue's
     first measure (the heap size in 1 KB steps less the stand-ins); "names": a whole
     game's interned names as the Express holds them (``cpvm.express_names``);
@@ -152,6 +153,7 @@ def cp_rows(quick=False):
         return None
     started = time.monotonic()
     pads = cpvm.QUICK_LAYOUTS if quick else cpvm.LAYOUTS
+    variants = cpvm.QUICK_VARIANTS if quick else cpvm.VARIANTS
     d = cpvm.Drive("cpx")
     try:
         out = {}
@@ -163,7 +165,7 @@ def cp_rows(quick=False):
             if not ok:
                 raise SystemExit("the CircuitPython lane failed:\n" + text[-2000:])
             out[name] = d.need(steps, end, lines, pads=pads, variants=cpvm.VARIANTS[:1]
-                               if name == "question" else cpvm.VARIANTS)
+                               if name == "question" else variants)
             out[name + " variants"] = dict(d.per_variant)
             if name == "budget":
                 kb, base, _ = d.min_heap(steps, end, lines)
@@ -354,7 +356,8 @@ def main(argv=None):
                 "; seed %d (%s, layout %s): %s" % (r[0], r[1], r[2], r[5] or "other lines")
                 for r in bad[:3])), not bad)
         row("  the CircuitPython lane's wall time here (%s)" % (
-            "every fourth layout: --quick" if args.quick else "every layout"), "(info)",
+            "half the variants, every fourth layout: --quick" if args.quick else
+            "every variant and layout"), "(info)",
             "%.0f s" % cp["seconds"], None)
         n = cp["names"]
         row("the firmware's interned names for a whole game on the Express",

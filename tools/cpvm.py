@@ -27,6 +27,14 @@ before ``code.py`` ran: the firmware's own need is the difference. On the
 Express ``neopixel`` is frozen into CircuitPython (its bytecode stays in
 flash), so the runner imports it before that baseline.
 
+The collector scans the C stack conservatively, so what the stack holds decides what
+a collection keeps (issue 24, docs/express-heap.md): ``VARIANTS`` vary the call
+structure around the firmware (the clock's and the pins' stand-ins as Python frames,
+code.py run deeper, the stack written over before the loop, the runner's own length),
+``Drive.run(pinned=)`` keeps small blocks from random moments on as stale words would
+(``retention``), and ``Drive.run(probe=, heap_map=)`` pauses the VM to copy its stack,
+heap and static data out for tools/cpheap.py.
+
 Without the build, ``find()`` returns None and ``HOW_TO_GET`` says how to
 make one (tools/build-circuitpython.sh fetches and builds CircuitPython).
 """
@@ -89,8 +97,13 @@ VARIANTS = (
     ("clock2-pin1-runner+11", 2, 1, 0, 0, 11),
 )
 VARIANT = dict((v[0], v) for v in VARIANTS)
-# The quick run's layouts (bench --quick, the test command): every fourth
+# The quick run (bench --quick, in the test command): every fourth layout, in half the
+# variants (the lane's own, the deepest of each kind, and the one that put the firmware
+# as it was into the issue's mode); the full bench runs them all
 QUICK_LAYOUTS = LAYOUTS[::4]
+QUICK_VARIANTS = tuple(VARIANT[n] for n in (
+    "lane", "clock2-pin1", "clock2-pin2", "deep3", "clock2-pin2-deep5-scrub",
+    "clock2-pin1-runner+11"))
 # The Express: usable heap at code.py on a real 10.2.1 build (../shared/circuitpython/README)
 EXPRESS_USABLE = int(15.9 * 1024)
 PROBES = 32  # Drive.run(probe=...): at most so many
