@@ -286,6 +286,7 @@ class Drive:
         t = None  # the time of the pass printing now (ms), None outside code.py
         self.reload_ms = None  # when the firmware asked for supervisor.reload(), if it did
         self.nvm = None  # microcontroller.nvm at the end, to start the next run with
+        self.banner = None  # code.py's version line (version.txt), if it printed one
         for line in r.stdout.splitlines():
             if line.startswith("@BASE "):
                 base = int(line.split()[1])
@@ -300,6 +301,8 @@ class Drive:
                 t = None
             elif line.startswith("@END"):
                 t = None
+            elif t == "0" and not lines and deploy.VERSION_LINE.match(line):
+                self.banner = line  # code.py's first line, the version: not the device's
             elif t is not None:
                 lines.append("%s %s" % (t, line))
         ok = r.returncode == 0 and base is not None and "@END" in r.stdout and \
