@@ -176,16 +176,16 @@ def test_the_express_bundle_plays_a_whole_game_on_circuitpython(made, tmp_path):
             with open(folder / n, "rb") as f:
                 assert f.read() == data, n
         steps = scenario.taps(scenario.GAME)
-        lines, base, out, ok = d.run(steps, 28000)
+        lines, base, out, ok = d.run(steps, scenario.GAME_MS)
         assert ok, out[-2000:]
         sim = Sim(board_name="cpx", settings=files["settings.toml"].decode())
-        sim.play(steps, 28000)
+        sim.play(steps, scenario.GAME_MS)
         assert lines == sim.canonical()
         assert d.banner == files["version.txt"].decode().strip()
         assert {"klaxon", "penalty", "undo", "move", "end", "new"} <= {
             line.split()[1] for line in lines}
         express = int((base + 15.9 * 1024) * 1.035)  # its ~15.9 KB usable, tables and all
-        again, _, out, ok = d.run(steps, 28000, heap=express)
+        again, _, out, ok = d.run(steps, scenario.GAME_MS, heap=express)
         assert ok and again == lines, out[-2000:]
     finally:
         d.close()

@@ -244,8 +244,10 @@ def _blocks(rel):
 
 def test_the_first_power_on_check_is_true_on_every_build():
     """docs/first-power-on.md's presses on each real build's profile (the harness): the
-    console lines the page shows, in its order; after a power cycle the saved game; the
-    holds undo. The version line is version.txt's, as the deploy writes it."""
+    console lines the page shows, in its order, with the sounds it names; after a power
+    cycle the saved game; the holds undo. The version line is version.txt's, as the
+    deploy writes it. (tests/test_first_power_on.py holds the build guide's lights.)"""
+    import card
     import deploy
     import scenario
     from harness import Sim
@@ -254,21 +256,27 @@ def test_the_first_power_on_check_is_true_on_every_build():
     version, start = blocks[0][0], blocks[0][1:]
     assert deploy.VERSION_LINE.match(version) and version.startswith("QI Klaxon ")
     assert version.endswith(" for Circuit Playground Bluefruit, CircuitPython 10")
-    first = start + [b[0] for b in blocks[1:5]]
-    assert first == ["new", "at 0 0 0 0", "refused no question running", "ask 0", "answer 1",
-                     "klaxon 2 1"]
+    first = start + [b[0] for b in blocks[1:6]]
+    assert first == ["new", "at 0 0 0 0", "klaxon sounded", "ask 0", "answer 1", "klaxon 2 1",
+                     "refused this question already had its Klaxon"]
+    hold = card.hold_ms("B held") + 300  # "about 2 seconds"
+    assert 1500 < hold <= 2500
+    with open(os.path.join(ROOT, "settings.example.toml")) as f:
+        settings = f.read()
     for build in ("cpb", "cpx", "pico"):
-        sim = Sim(board_name=build)  # the example settings' 4 players, seat 0 the QM
-        sim.play(scenario.taps("2000 klaxon\n4000 b\n6000 a\n8000 klaxon 400\n"), 12000)
+        sim = Sim(settings, board_name=build)  # the example's 4 players, seat 0 the QM
+        sim.play(scenario.taps("2000 klaxon 400\n4000 b\n6000 a\n8000 klaxon\n10000 klaxon\n"),
+                 12000)
         assert [line.split(" ", 1)[1] for line in sim.canonical()] == first, build
-        assert [n for _, n in sim.sounds()] == ["denied", "blip", "blip", "klaxon"], build
-        again = Sim(board_name=build, nvm=sim.nvm)  # unplugged and plugged back in
-        again.play(scenario.taps("2000 b 1000\n5000 b 1000\n"), 9000)
+        assert [n for _, n in sim.sounds()] == ["klaxon", "blip", "blip", "klaxon", "denied"]
+        again = Sim(settings, board_name=build, nvm=sim.nvm)  # unplugged and plugged back in
+        again.play(scenario.taps("2000 b %d\n5000 b %d\n" % (hold, hold)), 9000)
         said = [line.split(" ", 1)[1] for line in again.canonical()]
-        assert said == blocks[5] + blocks[6] * 2, build
-    only = Sim(board_name="pico", settings="QK_KLAXON_ONLY = 1\n")
-    only.play(scenario.taps("1000 klaxon\n"), 3000)
-    assert [line.split(" ", 1)[1] for line in only.canonical()] == ["klaxon sounded"]
+        assert said == blocks[6] + blocks[7] * 2, build
+        assert [n for _, n in again.sounds()] == ["undone", "undone"], build
+    only = Sim(settings, board_name="pico", klaxon_only=True)
+    only.play(scenario.taps("1000 klaxon\n3000 klaxon\n"), 5000)
+    assert [line.split(" ", 1)[1] for line in only.canonical()] == ["klaxon sounded"] * 2
     assert "`klaxon sounded`" in text_of("docs/first-power-on.md")
 
 
