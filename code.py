@@ -13,14 +13,13 @@ holes. Then the loop (hardware/device.py) runs for ever.
 import gc
 import sys
 
-try:  # the first line: which firmware this is (version.txt; the file is closed when collected)
-    print(open("version.txt").readline(), end="")
-except OSError:  # (copied by hand, without it)
-    pass
-gc.collect()
-
 
 def settings():
+    try:  # the first line: which firmware this is (version.txt, as the deploy wrote it)
+        print(open("version.txt").readline(), end="")
+    except OSError:  # (copied by hand, without it)
+        pass
+    gc.collect()  # the file now: left as garbage under the import, it cost up to 3.6 KB
     import hardware.settings
 
     p = hardware.settings.read()
