@@ -459,6 +459,7 @@ class Drive:
         self.live = []  # (t_ms, live bytes) at each probe
         self.maps = []  # the heap's block map at each probe (heap_map)
         in_map = False
+        self.banner = None  # code.py's version line (version.txt), if it printed one
         for line in r.stdout.splitlines():
             in_map = in_map and not line.startswith("@")
             if line.startswith("@BASE "):
@@ -481,6 +482,8 @@ class Drive:
                 self.maps[-1].append(line)
             elif line.startswith("@END"):
                 t = None
+            elif t == "0" and not lines and deploy.VERSION_LINE.match(line):
+                self.banner = line  # code.py's first line, the version: not the device's
             elif t is not None:
                 lines.append("%s %s" % (t, line))
         ok = r.returncode == 0 and base is not None and "@END" in r.stdout and \
