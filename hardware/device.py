@@ -30,6 +30,11 @@ Sounds are WAV samples on an audio output, or tone sweeps (hardware/outputs.py):
 a piezo's PWM frequency, or the Express's DAC playing a looped waveform whose
 pitch is its sample rate (re-played every 20 ms while the pitch moves).
 
+What the Express has not (sleep, a watchdog, WAV samples, a piezo, an LED:
+hardware/profile_cpx.py)
+is behind ``__debug__``: its ``mpy-cross -O3`` build drops that code (160 B of its heap),
+every other build runs it (tests/test_device_express.py holds the profile to that).
+
 Small on purpose (the Express has ~16 KB for everything): the parts are one
 tuple, the state a bytearray and a list indexed by the ``_`` constants
 below, and every name is short (each one stays in RAM). Console lines are
@@ -178,7 +183,7 @@ class Device:
             self.render()  # the table as it stands: the QM, or the saved game's question
         except Exception as e:  # (an overlay that does not fit: a fault, not a dead board)
             self.crash(e)
-        if self.f[_WOKE]:  # a pin alarm woke the board: that was a press of the Klaxon,
+        if __debug__ and self.f[_WOKE]:  # a pin alarm woke the board: that was a press of the Klaxon,
             self.press(0, ticks_ms())  # however long ago it was let go (a reboot: ~1.3 s)
 
     def run(self):
@@ -243,7 +248,7 @@ class Device:
                     self.button(1, n)
                 if s & 7:
                     return
-            if f[_CUR] != _NONE and not (self.step(n) if f[_TONE] else p[_OUT].playing):
+            if f[_CUR] != _NONE and not self.step(n):
                 f[_CUR] = _NONE
                 t[_LAST] = n
                 if p[_EN]:
@@ -255,9 +260,9 @@ class Device:
             if s:
                 return
             # the chores, every 256th pass: the watchdog, sleeping, saving, a fault's end
-            if p[_WD]:
+            if __debug__ and p[_WD]:
                 p[_WD].feed()
-            if p[_SLEEP] and not f[_STUCK] and f[_CUR] == _NONE and ticks_diff(
+            if __debug__ and p[_SLEEP] and not f[_STUCK] and f[_CUR] == _NONE and ticks_diff(
                     n, t[_LAST]) >= t[_IDLE]:
                 p[_SLEEP](self, n)  # deep sleep until the Klaxon (hardware/power.py)
             if f[_DUE] and ticks_diff(n, t[_SV]) >= 0:
@@ -418,17 +423,20 @@ class Device:
         if p[_EN]:
             p[_EN].value = True
         f[_CUR] = i
-        if f[_TONE]:
+        if __debug__ and not f[_TONE]:  # WAV
+            p[_OUT].play(s)
+        else:  # a tone sweep
             f[_SEG] = 0
             self.t[_T0] = self.t[_TN] = n
             self.step(n)
-        else:
-            p[_OUT].play(s)
 
     def step(self, n):
-        """The tone sweep now: its pitch (at most every 20 ms); False once it is over."""
+        """The tone sweep now: its pitch (at most every 20 ms); False once it is over (WAV:
+        once it has played)."""
         f = self.f
         t = self.t
+        if __debug__ and not f[_TONE]:
+            return self.p[_OUT].playing
         s = self.p[_SND][f[_CUR]]
         if ticks_diff(n, t[_TN]) < 0:
             return True
@@ -450,9 +458,9 @@ class Device:
         p = self.p
         t = self.t
         o = p[_OUT]
-        if not self.f[_TONE]:
+        if __debug__ and not self.f[_TONE]:  # WAV
             o.stop()
-        elif p[_SND][_SOUND_WAVE] is None:  # a piezo
+        elif __debug__ and p[_SND][_SOUND_WAVE] is None:  # a piezo
             if hz > 0:
                 o.frequency = hz
             o.duty_cycle = t[_DUTY] if hz > 0 else 0
@@ -489,7 +497,7 @@ class Device:
         if d:
             f[_ANIM] = 1
             w = d.more(_OV_ENTRY).dice(d.S[_ROLL], ticks_diff(n, self.t[_DT]) >> 7, np)
-        if self.p[_LED]:
+        if __debug__ and self.p[_LED]:  # (the Express has none)
             self.p[_LED].value = f[_FL] and not ph & 1 or w > 0
         px = self.p[_PX]
         if px:

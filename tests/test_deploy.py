@@ -24,9 +24,9 @@ BOOT_OUT = {
            "Board ID:raspberry_pi_pico\n",
 }
 # What every build runs (no __init__.py: hardware/ and qiklaxon/ are namespace packages),
-# and version.txt, the firmware's version, which code.py prints first
+# and version.txt, the firmware's version, which start-up (hardware/steps.py) prints first
 EVERY_BUILD = {"code.py", "boot.py", "safemode.py", "settings.toml", "version.txt",
-               "hardware/settings.py", "hardware/start.py", "hardware/outputs.py",
+               "hardware/steps.py", "hardware/settings.py", "hardware/start.py", "hardware/outputs.py",
                "hardware/device.py",
                "lib/qiklaxon/core.py", "lib/qiklaxon/restore.py", "lib/qiklaxon/undo.py",
                "lib/qiklaxon/reveal.py", "lib/qiklaxon/entry.py", "lib/qiklaxon/over.py",

@@ -82,7 +82,7 @@ HOST_ONLY = ("lib/qiklaxon/layout.py", "lib/qiklaxon/game.py", "lib/qiklaxon/__i
 # qiklaxon/restore.py are freed after start-up.
 # No __init__ files: hardware/ and qiklaxon/ import as namespace packages, one module
 # (its path and bytecode) less in RAM each.
-DEVICE = ("hardware/settings.py", "hardware/start.py", "hardware/outputs.py",
+DEVICE = ("hardware/steps.py", "hardware/settings.py", "hardware/start.py", "hardware/outputs.py",
           "hardware/device.py", "lib/qiklaxon/core.py", "lib/qiklaxon/restore.py", "lib/qiklaxon/undo.py",
           "lib/qiklaxon/reveal.py", "lib/qiklaxon/entry.py", "lib/qiklaxon/over.py",
           "lib/qiklaxon/save.py")

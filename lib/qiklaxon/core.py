@@ -423,7 +423,8 @@ class Referee:
             if n not in sys.modules:
                 import gc
 
-                if hasattr(gc, "mem_free") and gc.mem_free() < _OV_ROOM:  # (CPython: none)
+                if (not __debug__ or hasattr(gc, "mem_free")) and gc.mem_free() < _OV_ROOM:
+                    # (CPython has no mem_free; the Express's -O3 build drops the question)
                     gc.collect()  # a nearly full heap (the Express): the garbage goes first,
                     # so that the overlay's bytecode gets whole runs of free blocks, not the
                     # gaps between garbage that a collection in mid-load would leave
