@@ -215,6 +215,40 @@ def test_never_overwrites_the_users_settings(tmp_path):
     assert (tmp_path / "CIRCUITPY" / "settings.toml").read_text() == "QK_PLAYERS = 7\n"
 
 
+@pytest.mark.parametrize("empty", ["", "\n\n  \r\n", "# my notes\n\n  # QK_PLAYERS = 6\n",
+                                   "\ufeff# saved by Notepad\r\n"])
+def test_an_empty_or_comments_only_settings_file_is_replaced_by_the_documented_one(tmp_path,
+                                                                                    empty):
+    """CircuitPython puts an empty settings.toml on a fresh Bluefruit's or Pico's drive:
+    it sets nothing, so the documented one is written over it, and the deploy says so."""
+    d = drive(tmp_path, "pico", empty)
+    said = []
+    written = dict(deploy.deploy(d, out=said.append))
+    assert "settings.toml" in written
+    assert (tmp_path / "CIRCUITPY" / "settings.toml").read_bytes() == content_of("settings.toml")
+    assert [line for line in said if line.startswith("settings.toml: ")] == [
+        "settings.toml: the drive's sets nothing (blank or only comments, as CircuitPython "
+        "makes it); writing the documented one over it"]
+
+
+def test_a_settings_file_with_one_setting_is_kept_byte_for_byte(tmp_path):
+    mine = b"# mine\r\n\r\nQK_PLAYERS = 6   \r\n# the rest: defaults"
+    d = drive(tmp_path, "cpb")
+    (tmp_path / "CIRCUITPY" / "settings.toml").write_bytes(mine)
+    said = []
+    written = dict(deploy.deploy(d, out=said.append))
+    assert "settings.toml" not in written
+    assert (tmp_path / "CIRCUITPY" / "settings.toml").read_bytes() == mine
+    assert "settings.toml: kept as it is" in said
+
+
+def test_a_drive_without_settings_gets_the_documented_one_and_says_so(tmp_path):
+    said = []
+    written = dict(deploy.deploy(drive(tmp_path, "cpx"), out=said.append))
+    assert "settings.toml" in written
+    assert "settings.toml: none on the drive; writing the documented one" in said
+
+
 def test_dry_run_writes_nothing(tmp_path):
     d = drive(tmp_path, "cpb")
     planned = deploy.deploy(d, dry_run=True, out=quiet)

@@ -32,7 +32,7 @@ every file is written to a temporary name, checked, then renamed; code.py
 goes last, so a yank mid-copy never leaves a half-written code.py running;
 everything written is read back and compared. It never overwrites the
 user's settings.toml (it writes the documented example only when there is
-none).
+none, or one that sets nothing: ``holds_settings``).
 """
 
 import argparse
@@ -574,6 +574,20 @@ def build(board_id, major, settings_text=None, mpy_cross=None):
     return contents
 
 
+def holds_settings(text):
+    """Does a settings.toml's ``text`` set anything: a line that is not blank and not a
+    comment? CircuitPython itself puts an empty settings.toml on a fresh drive (wherever
+    it has ``os.getenv``: the Bluefruit, the Pico), so an empty or comments-only file is
+    nobody's settings, and the deploy writes the documented example over it; a file with
+    any other line (a ``KEY = value``, even CircuitPython's own or a broken one) is the
+    user's, and is kept byte for byte."""
+    for line in text.lstrip("\ufeff").splitlines():
+        line = line.strip()
+        if line and not line.startswith("#"):
+            return True
+    return False
+
+
 def deploy(drive, mpy_cross=None, dry_run=False, out=print):
     """Deploy to ``drive``; returns the list of (relative path, bytes) written (or planned).
     ``mpy_cross``: CircuitPython's own mpy-cross for the board's CircuitPython (checked
@@ -598,9 +612,13 @@ def deploy(drive, mpy_cross=None, dry_run=False, out=print):
     else:
         out("modules and libraries as .py (CircuitPython's mpy-cross makes them .mpy: less "
             "RAM at import, which the Express needs)")
+    settings_note = "settings.toml: none on the drive; writing the documented one"
+    if settings_text is not None and not holds_settings(settings_text):
+        settings_text = None  # (CircuitPython's own empty file: nobody's settings)
+        settings_note = ("settings.toml: the drive's sets nothing (blank or only comments, "
+                         "as CircuitPython makes it); writing the documented one over it")
     contents = build(board_id, major, settings_text, mpy_cross)
-    if settings_text is not None:
-        out("settings.toml: kept as it is")
+    out("settings.toml: kept as it is" if settings_text is not None else settings_note)
     need = sum(len(d) for _, d in contents)
     # what the drive gets back by replacing files already there
     have = sum(os.path.getsize(os.path.join(drive, rel)) for rel, _ in contents
