@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """Draw the docs' pictures as SVG from the firmware's own tables (host-only tool).
 
-    python3 tools/pictures.py     # writes docs/*.svg
+    .venv/bin/python tools/pictures.py     # writes docs/*.svg
+
+(the .venv that ``python3 tools/dev.py test`` makes: the tables come through
+tools/harness.py, which needs its simulated ``board``; a bare python3 fails on it.)
 
 The ring legend uses the colours hardware/device.py draws (tools/harness.py's
 PALETTE, checked against the device by the tests) and the sound picture is
