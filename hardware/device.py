@@ -23,8 +23,9 @@ later, the referee is rebuilt from its own log.
 
 A and B act when let go: a tap is a key's first meaning; held, the ring
 shows in turn its longer meanings (the button's ladder) and letting go takes
-the one shown. Any other press lets go of a held button first, and when the
-Klaxon goes down a button that is down but not yet taken counts first.
+the one shown. Any other press ends a held button first: still a tap, it counts
+first (when the Klaxon goes down, a button that is down but not yet taken too); held
+into a longer meaning, it is called off, since only letting go takes that.
 
 Sounds are WAV samples on an audio output, or tone sweeps (hardware/outputs.py):
 a piezo's PWM frequency, or the Express's DAC playing a looped waveform whose
@@ -328,10 +329,11 @@ class Device:
                     # read down a tick before the Klaxon's first contact, not taken yet, and
                     w = 0  # down still (no spike): it counts first, as a tap
                     f[_RAW + i] = 3 - 3 * b[_B_UP]
-                if w != _NONE:
-                    f[_LV + i] = _NONE
+                if w != _NONE:  # a tap counts first; a hold into a longer meaning is
+                    f[_LV + i] = _NONE  # called off (only letting go takes that meaning)
                     f[_PV] = 0
-                    self.press(b[_B_KEYS][w], n)
+                    if not w:
+                        self.press(b[_B_KEYS][0], n)
             if k:
                 return
         r = self.r
@@ -411,8 +413,10 @@ class Device:
         """Start sound ``i`` (0 klaxon, 1 denied, 2 blip); during the klaxon the others wait."""
         p = self.p
         f = self.f
-        if f[_CUR] == _SOUND_KLAXON and i:  # one sound after the klaxon: the buzz if any press was refused
-            if i < f[_PEND]:
+        if f[_CUR] == _SOUND_KLAXON and i:  # one sound after the klaxon: the buzz if any press
+            # was refused, else a chime if any changed something (taken back, then done), else
+            # the blip
+            if f[_PEND] == _NONE or b"\x00\x01\x04\x03\x02"[i] < b"\x00\x01\x04\x03\x02"[f[_PEND]]:
                 f[_PEND] = i
             return
         if i:  # (a klaxon keeps the sound that waits for it)
@@ -497,8 +501,12 @@ class Device:
         if d:
             f[_ANIM] = 1
             w = d.more(_OV_ENTRY).dice(d.S[_ROLL], ticks_diff(n, self.t[_DT]) >> 7, np)
-        if __debug__ and self.p[_LED]:  # (the Express has none)
-            self.p[_LED].value = f[_FL] and not ph & 1 or w > 0
+        if __debug__ and self.p[_LED]:  # (the Express has none) A hold's preview blinks it:
+            v = f[_PV]  # on (one button's B), slowly (held), fast (held long)
+            if v:
+                f[_ANIM] = 1
+            self.p[_LED].value = f[_FL] and not ph & 1 or w > 0 or v and (
+                v < 16 or v >> 4 == _SLOW and ph < 4 or v >> 4 == _FAST and not ph & 1)
         px = self.p[_PX]
         if px:
             for i in range(np):
