@@ -189,3 +189,26 @@ def test_the_express_bundle_plays_a_whole_game_on_circuitpython(made, tmp_path):
         assert ok and again == lines, out[-2000:]
     finally:
         d.close()
+
+
+# ------------------------------------------------------------ its README, its command line
+def test_the_pico_bundles_readme_names_the_pico_2s_circuitpython_too():
+    """The Pico's zip is for the Pico 2 as well (install.md says so), and each has its own
+    CircuitPython: the README names both pages; the other builds name their own only."""
+    text = bundle.readme("pico", 10, [])
+    assert "https://circuitpython.org/board/raspberry_pi_pico/" in text
+    assert "https://circuitpython.org/board/raspberry_pi_pico2/" in text
+    for build in ("cpb", "cpx"):
+        pages = [w for w in bundle.readme(build, 9, []).split() if "circuitpython.org/board/" in w]
+        assert pages == ["https://circuitpython.org/board/%s/" % layout.BY_PROFILE[build][
+            "board_id"]]
+
+
+def test_the_readme_says_a_reset_renames_the_drive_not_the_reload_after_copying():
+    """CircuitPython reloads code.py by itself after a copy, but only a reset (or unplug
+    and replug) runs boot.py, which names the drive QIKLAXON (as install.md says)."""
+    for build in layout.BOARDS:
+        text = " ".join(bundle.readme(build, 10, []).split())
+        assert "restarts by itself. Its drive is then called QIKLAXON" not in text
+        assert "does not run boot.py: press the board's reset button once (or unplug it and " \
+               "plug it back). Then boot.py renames the drive QIKLAXON" in text

@@ -41,15 +41,16 @@ QI Klaxon {version} for the {title}, CircuitPython {major}
 
 This zip is the firmware, ready to copy: nothing to install, no Python.
 
-1. Install CircuitPython {major}.x on the board first, from
-   https://circuitpython.org/board/{board_id}/
+1. Install CircuitPython {major}.x on the board first, from its page:
+{pages}
    (the project's docs/install.md shows how). A drive called CIRCUITPY appears.
 2. Copy everything in this zip onto that drive, folders included (replace the
    files already there). If you already have a settings.toml you changed, keep
    yours: do not copy this one over it.
-3. The board restarts by itself. Its drive is then called QIKLAXON (boot.py names
-   it); the serial console's first line, and version.txt on the drive, say
-   "QI Klaxon {version} ...".
+3. When the copy is done, the board starts QI Klaxon by itself, but that restart
+   does not run boot.py: press the board's reset button once (or unplug it and
+   plug it back). Then boot.py renames the drive QIKLAXON, and the serial
+   console's first line, and version.txt on the drive, say "QI Klaxon {version} ...".
 
 Upgrading from files copied as .py (hardware/*.py, lib/qiklaxon/*.py): delete those
 first, or the board keeps running the old ones.
@@ -63,6 +64,12 @@ docs/ (docs/first-power-on.md, docs/troubleshooting.md).
 """
 
 
+# Other boards a build's zip is for, each with its own CircuitPython (its page on
+# circuitpython.org): the Pico's firmware runs on the Pico 2 (board id
+# raspberry_pi_pico2, which starts as the Pico's: lib/qiklaxon/layout.py profile_for)
+ALSO = {"pico": (("Raspberry Pi Pico 2", "raspberry_pi_pico2"),)}
+
+
 def name(build, major):
     """The zip's file name for a build on CircuitPython ``major``."""
     return "qi-klaxon-%s-%s-%d.x.zip" % (deploy.version(), layout.BY_PROFILE[build]["board_id"],
@@ -73,8 +80,14 @@ def readme(build, major, files):
     b = layout.BY_PROFILE[build]
     title = "QI Klaxon %s for the %s, CircuitPython %d" % (deploy.version(), b["title"], major)
     sounds = ", sounds/, the WAV sounds" if any(f.startswith("sounds/") for f in files) else ""
+    boards = ((b["title"], b["board_id"]),) + ALSO.get(build, ())
+    if len(boards) == 1:
+        pages = "   https://circuitpython.org/board/%s/" % b["board_id"]
+    else:  # one CircuitPython each: the page for the board in hand
+        pages = "\n".join("   %s: https://circuitpython.org/board/%s/" % board
+                          for board in boards)
     return README.format(version=deploy.version(), title=b["title"], major=major,
-                         board_id=b["board_id"], rule="=" * len(title), sounds=sounds)
+                         pages=pages, rule="=" * len(title), sounds=sounds)
 
 
 def contents(build, major, mpy_cross):
