@@ -502,7 +502,9 @@ def test_the_drive_is_found_on_linux_macos_and_windows_by_its_name():
     listdir = lambda p: tree.get(p, [])  # noqa: E731
     assert deploy.find_drives("Linux", {"USER": "me"}, listdir, files.__contains__) == [
         "/media/me/CIRCUITPY", "/mnt/QIKLAXON1"]  # (/media/me/QIKLAXON has no boot_out.txt)
-    assert deploy.find_drives("Linux", {}, listdir, files.__contains__) == ["/mnt/QIKLAXON1"]
+    # with USER unset (or root, or sudo): any user's folder, one level down
+    assert deploy.find_drives("Linux", {}, listdir, files.__contains__) == [
+        "/media/me/CIRCUITPY", "/mnt/QIKLAXON1"]
     assert deploy.find_drives("Darwin", {"USER": "me"}, listdir, files.__contains__) == [
         "/Volumes/CIRCUITPY 1", "/Volumes/QIKLAXON"]
     volumes = lambda: [("C:\\", "Windows"), ("D:\\", ""), ("E:\\", "QIKLAXON"),  # noqa: E731
@@ -580,3 +582,20 @@ def test_libraries_of_other_versions_are_not_taken(tmp_path, monkeypatch):
     monkeypatch.setattr(deploy, "FETCH", False)
     with pytest.raises(deploy.DeployError, match="--offline fetches nothing"):
         deploy.library_source("adafruit_ticks")
+
+
+def test_the_drive_is_found_under_any_users_folder_with_user_unset_or_root():
+    """A desktop mounts the drive under the logged-in user's folder; run with USER unset
+    (a service, some shells) or as root (sudo), that is not $USER's, and it was missed."""
+    tree = {"/media": ["alice"], "/media/alice": ["CIRCUITPY"], "/run/media": ["bob"],
+            "/run/media/bob": ["QIKLAXON"]}
+    files = {"/media/alice/CIRCUITPY/boot_out.txt", "/run/media/bob/QIKLAXON/boot_out.txt"}
+    listdir = lambda p: tree.get(p, [])  # noqa: E731
+    for env in ({}, {"USER": "root"}, {"USER": "alice"}):
+        assert deploy.find_drives("Linux", env, listdir, files.__contains__) == [
+            "/media/alice/CIRCUITPY", "/run/media/bob/QIKLAXON"]
+    tree = {"/media": ["CIRCUITPY"]}  # mounted at /media itself
+    assert deploy.find_drives("Linux", {}, lambda p: tree.get(p, []),
+                              {"/media/CIRCUITPY/boot_out.txt"}.__contains__) == [
+        "/media/CIRCUITPY"]
+    assert {"/media/*", "/run/media/*", "/media"} <= set(deploy.drive_places("Linux", {}))

@@ -153,9 +153,10 @@ def drive_places(system=None, env=None):
     if system == "Darwin":
         return ["/Volumes"]
     user = env.get("USER") or env.get("LOGNAME") or ""
-    return [p for p in ("/media/%s" % user if user else None,
-                        "/run/media/%s" % user if user else None, "/media", "/run/media", "/mnt")
-            if p]
+    # the user's own folders first; then any user's (USER unset, root, sudo: the desktop
+    # mounts the drive under the logged-in user's name, not this process's)
+    own = ["/media/%s" % user, "/run/media/%s" % user] if user else []
+    return own + ["/media/*", "/run/media/*", "/media", "/run/media", "/mnt"]
 
 
 def find_drives(system=None, env=None, listdir=_listdir, exists=os.path.exists, volumes=None):
@@ -173,7 +174,13 @@ def find_drives(system=None, env=None, listdir=_listdir, exists=os.path.exists, 
             if _is_label(label or "") and exists(ntpath.join(root, "boot_out.txt")):
                 found.append(root)
         return found
-    for base in drive_places(system, env):
+    bases = []
+    for place in drive_places(system, env):
+        if place.endswith("/*"):  # each folder in it (one level down: /media/alice)
+            bases += [posixpath.join(place[:-2], n) for n in listdir(place[:-2])]
+        else:
+            bases.append(place)
+    for base in bases:
         for name in listdir(base):
             path = posixpath.join(base, name)
             if _is_label(name) and exists(posixpath.join(path, "boot_out.txt")) \
