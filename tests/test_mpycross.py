@@ -248,3 +248,18 @@ def test_a_fetch_address_that_is_none_is_said_not_a_traceback(tmp_path, no_local
     said = []
     assert deploy.choose_mpy_cross(drive(tmp_path, "pico", 10), out=said.append) is None
     assert says in said[-1] and "Copying .py files" in said[-1]
+
+
+def test_the_note_on_copying_py_reads_as_one_sentence(tmp_path, no_local, monkeypatch, server):
+    """Offline ("...: offline?"), the note goes on with "Copying .py files", not "?. ";
+    a reason without an end mark gets its full stop."""
+    monkeypatch.setenv("QK_MPY_CROSS_URL", server.url)
+    for var in ("QK_MPY_CROSS", "QK_CIRCUITPYTHON"):
+        monkeypatch.delenv(var, raising=False)
+    d = drive(tmp_path, "pico", 10)
+    said = []
+    deploy.choose_mpy_cross(d, out=said.append)  # 404: "... answered 404 Not Found"
+    assert said[-1].startswith("note: could not fetch") and "Not Found. Copying .py" in said[-1]
+    server.close()
+    deploy.choose_mpy_cross(d, out=said.append)
+    assert "offline? Copying .py files" in said[-1] and "?." not in said[-1]
