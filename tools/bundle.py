@@ -102,13 +102,18 @@ def write_zip(path, members):
     """``members`` [(name, bytes)] as a zip at ``path``, in that order (code.py last, as a
     deploy writes it), with fixed dates and modes."""
     tmp = path + ".part"
-    with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as z:
-        for rel, data in members:
-            info = zipfile.ZipInfo(rel, DATE)
-            info.compress_type = zipfile.ZIP_DEFLATED
-            info.external_attr = 0o644 << 16
-            z.writestr(info, data)
-    os.replace(tmp, path)
+    try:
+        with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as z:
+            for rel, data in members:
+                info = zipfile.ZipInfo(rel, DATE)
+                info.compress_type = zipfile.ZIP_DEFLATED
+                info.external_attr = 0o644 << 16
+                z.writestr(info, data)
+        os.replace(tmp, path)
+    except BaseException:  # (a full disk, Ctrl-C: no half zip left behind)
+        if os.path.exists(tmp):
+            os.remove(tmp)
+        raise
 
 
 def bundle(builds=deploy.layout.BOARDS, majors=mpycross.SUPPORTED, out_dir=DIST, given=(),
@@ -142,7 +147,26 @@ def _is_for(tool, major):
         return True
 
 
+def _fail(message):
+    sys.stdout.flush()  # (what was said so far first, when both go to one place)
+    print("bundle: %s" % message, file=sys.stderr)
+
+
+def out_folder(path):
+    """Make the folder ``path`` for the zips, or say in words why it cannot be."""
+    if os.path.exists(path) and not os.path.isdir(path):
+        raise deploy.BadInput("%s is not a folder: give --out a folder for the zips" % path)
+    try:
+        os.makedirs(path, exist_ok=True)
+    except OSError as e:
+        raise deploy.BadInput("cannot make the folder %s for the zips: %s" % (
+            path, e.strerror or e))
+
+
 def main(argv=None):
+    """The command; exits 0 when every bundle was made, 2 for what the user typed (an --out
+    that is no folder, an --mpy-cross that is not CircuitPython's), 1 when a bundle could
+    not be made (no compiler, offline), 130 on Ctrl-C."""
     p = argparse.ArgumentParser(
         prog="python3 tools/dev.py bundle",
         description="Make the release bundles: one zip per build and CircuitPython major "
@@ -158,16 +182,29 @@ def main(argv=None):
     p.add_argument("--offline", action="store_true",
                    help="fetch nothing (no mpy-cross, no libraries from the network)")
     args = p.parse_args(argv)
+    if [g for g in args.mpy_cross if not g.strip()]:
+        p.error("--mpy-cross needs the path of CircuitPython's own mpy-cross")
     deploy.FETCH = not args.offline
     try:
+        for tool in args.mpy_cross:  # what was given is CircuitPython's, before any work
+            try:
+                mpycross.version_of(tool)
+            except mpycross.MpyCrossError as e:
+                raise deploy.BadInput("--mpy-cross %s" % e)
+        out_folder(args.out)
         deploy.fetch_libraries()
         made, missing = bundle(args.build or layout.BOARDS, args.cp or mpycross.SUPPORTED,
                                args.out, args.mpy_cross, not args.offline)
     except deploy.DeployError as e:
-        print("bundle: %s" % e, file=sys.stderr)
-        return 1
+        _fail(e)
+        return e.code
+    except KeyboardInterrupt:
+        _fail("stopped (Ctrl-C); the zips made so far are whole, the one being made was "
+              "removed")
+        return 130
     finally:
         deploy.FETCH = True
+    sys.stdout.flush()
     for major, why in sorted(missing.items()):
         for build in args.build or layout.BOARDS:
             print("bundle: NOT MADE %s: %s" % (name(build, major), why), file=sys.stderr)
