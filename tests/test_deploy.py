@@ -924,6 +924,26 @@ def test_what_was_said_comes_before_the_error_in_one_stream(tmp_path):
         lines[-1].startswith("deploy: ") and "is a folder" in lines[-1]
 
 
+def test_offline_with_nothing_fetched_stops_on_every_build_as_install_md_says(
+        tmp_path, monkeypatch, capsys):
+    """Without the libraries here, --offline stops before anything is written, on the
+    Pico as on the Express (only a missing mpy-cross falls back to .py); install.md says
+    so rather than that the others copy .py files."""
+    monkeypatch.setattr(deploy, "LIBRARY_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setattr(deploy, "_from_environment", lambda name: None)
+    for board in ("pico", "cpb"):
+        d = tmp_path / board
+        d.mkdir()
+        (d / "boot_out.txt").write_text(BOOT_OUT[board])
+        assert deploy.main([str(d), "--offline"]) == 1
+        assert "--offline fetches nothing" in capsys.readouterr().err
+        assert os.listdir(d) == ["boot_out.txt"]
+    with open(os.path.join(ROOT, "docs", "install.md"), encoding="utf-8") as f:
+        text = " ".join(f.read().split())
+    assert "on the others it copies `.py` files" not in text
+    assert "Offline, with nothing fetched yet, it stops" in text
+
+
 def test_the_drive_is_found_under_any_users_folder_with_user_unset_or_root():
     """A desktop mounts the drive under the logged-in user's folder; run with USER unset
     (a service, some shells) or as root (sudo), that is not $USER's, and it was missed."""
