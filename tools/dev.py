@@ -32,8 +32,9 @@ STAMP = os.path.join(VENV, ".requirements-sha256")
 HOST_SUITE = ["-n", "auto", "tests", "--ignore=tests/test_web.py"]
 # CI's sample of the mutants: a fixed random 40 (tools/mutants.py; the full run is the bench's)
 MUTANTS_SAMPLE = 40
-# -rs: each lane that skipped says why, and how to get what it needs
-PYTEST_FLAGS = ["-q", "-rs", "-p", "no:cacheprovider"]
+# -rs: each lane that skipped says why, and how to get what it needs; the 20 slowest tests
+# are listed (CI has 20 minutes)
+PYTEST_FLAGS = ["-q", "-rs", "-p", "no:cacheprovider", "--durations=20"]
 
 
 def _digest():
