@@ -59,4 +59,8 @@ def parts():
     sys.modules.pop("hardware.steps", None)
     if hasattr(sys.modules["hardware"], "steps"):
         delattr(sys.modules["hardware"], "steps")
+    # and its names: a stale word on the stack that still points at this module's dict
+    # (the collector scans the stack conservatively) then keeps an empty table, not the
+    # steps' bytecode (0.6 KB of start-up's peak in some call structures)
+    globals().clear()
     return p
