@@ -32,9 +32,9 @@ a piezo's PWM frequency, or the Express's DAC playing a looped waveform whose
 pitch is its sample rate (re-played every 20 ms while the pitch moves).
 
 What the Express has not (sleep, a watchdog, WAV samples, a piezo, an LED:
-hardware/profile_cpx.py)
-is behind ``__debug__``: its ``mpy-cross -O3`` build drops that code (160 B of its heap),
-every other build runs it (tests/test_device_express.py holds the profile to that).
+hardware/profile_cpx.py) is behind ``__debug__``: its ``mpy-cross -O3`` build drops that
+code (~190 B of its heap), every other build runs it (tests/test_device_express.py holds
+every optimised build to having none of those).
 
 Small on purpose (the Express has ~16 KB for everything): the parts are one
 tuple, the state a bytearray and a list indexed by the ``_`` constants
