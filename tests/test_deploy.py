@@ -144,6 +144,23 @@ def test_code_py_is_written_last(tmp_path, monkeypatch):
     assert order[-1].endswith("code.py")
 
 
+class DriveFile:
+    """A file the deploy opened on a stand-in drive: as the real one, but for what a
+    subclass's ``write`` does to the bytes."""
+
+    def __init__(self, f):
+        self.f = f
+
+    def __getattr__(self, name):
+        return getattr(self.f, name)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *a):
+        return self.f.__exit__(*a)
+
+
 def temporaries(d):
     """Every ``*.qk-new`` on drive ``d`` (a deploy's temporary names)."""
     return sorted(os.path.relpath(os.path.join(p, n), d) for p, _, fs in os.walk(d)
@@ -195,21 +212,9 @@ def test_a_file_that_reads_back_wrong_stops_the_deploy(tmp_path, monkeypatch):
     (tmp_path / "CIRCUITPY" / "code.py").write_text("print('the old firmware')\n")
     real_open = open
 
-    class Failing:  # a drive that drops the last byte of what it is given
-        def __init__(self, f):
-            self.f = f
-
+    class Failing(DriveFile):  # a drive that drops the last byte of what it is given
         def write(self, data):
             return self.f.write(data[:-1])
-
-        def __getattr__(self, name):
-            return getattr(self.f, name)
-
-        def __enter__(self):
-            return self
-
-        def __exit__(self, *a):
-            return self.f.__exit__(*a)
 
     def flaky_open(path, mode="r", *a, **k):
         f = real_open(path, mode, *a, **k)
@@ -644,25 +649,13 @@ class FatDrive:
         usage = collections.namedtuple("usage", "total used free")
         drive = self
 
-        class Filling:
-            def __init__(self, f):
-                self.f = f
-
+        class Filling(DriveFile):
             def write(self, data):
                 at = self.f.tell()
                 grows = drive.blocks(at + len(data)) - drive.blocks(at)
                 if drive.used() + grows > drive.capacity:
                     raise OSError(28, "No space left on device")
                 return self.f.write(data)
-
-            def __getattr__(self, name):
-                return getattr(self.f, name)
-
-            def __enter__(self):
-                return self
-
-            def __exit__(self, *a):
-                return self.f.__exit__(*a)
 
         def filling_open(file, mode="r", *a, **k):
             f = real_open(file, mode, *a, **k)
