@@ -189,9 +189,16 @@ def dense_script(path, seconds=3600):
             f.write("%d down klaxon\n%d up klaxon\n" % (t, t + 50))
 
 
+def as_a_terminal_job():
+    """In the child: Ctrl-C as a terminal's foreground job gets it. A job started in the
+    background of a non-interactive shell (a CI script's ``cmd &``) inherits SIGINT
+    ignored, and the test would wait for a Ctrl-C that never arrives."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def interrupted(cmd, cwd, after=2.0):
     p = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                         text=True, start_new_session=True)
+                         text=True, start_new_session=True, preexec_fn=as_a_terminal_job)
     time.sleep(after)
     os.killpg(p.pid, signal.SIGINT)  # as a terminal's Ctrl-C: the whole job
     out, err = p.communicate(timeout=60)
@@ -220,7 +227,7 @@ def test_ctrl_c_stops_dev_py_web_with_no_traceback(tmp_path):
         pytest.skip("the page's VM cannot be installed here: %s" % e)
     p = subprocess.Popen([sys.executable, DEV, "web", "--port", "0"], cwd=tmp_path,
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                         start_new_session=True)
+                         start_new_session=True, preexec_fn=as_a_terminal_job)
     line = p.stdout.readline()
     assert "http://127.0.0.1:" in line
     os.killpg(p.pid, signal.SIGINT)
@@ -236,6 +243,7 @@ def terminal(keys, tmp_path, wait=1.5):
     pid, fd = pty.fork()
     if pid == 0:  # the child: the sim in the terminal, from tmp_path
         os.chdir(str(tmp_path))
+        as_a_terminal_job()
         os.execv(sys.executable, [sys.executable, SIM, "--wav", "rec.wav"])
     out = b""
 
