@@ -47,3 +47,31 @@ def test_every_test_has_a_timeout(request):
     marks = [m.args[0] for m in request.node.iter_markers("timeout")]
     limit = marks[0] if marks else request.config.getoption("timeout")  # (--timeout N)
     assert limit and 0 < limit <= 1800
+
+
+def test_the_sample_is_fixed_by_the_mutants_keys_not_by_their_number():
+    """CI's sample: a mutant added elsewhere (a new line of code) leaves the rest of the
+    sample as it was, so the tests recorded for it (tests/mutants_sample.txt) still apply."""
+    found = mutants.all_mutants(["over.py"])
+    chosen = mutants.sample_of(found, 10)
+    assert len(chosen) == 10 and len({m["key"] for m in chosen}) == 10
+    extra = dict(found[0], key="lib/qiklaxon/over.py elsewhere\n- a\n+ b", id=len(found))
+    again = mutants.sample_of([extra] + found[1:] + [found[0]], 10)
+    kept = {m["key"] for m in again} & {m["key"] for m in chosen}
+    assert len(kept) >= 9  # all, but one if the new mutant's hash is among the lowest
+
+
+def test_the_samples_record_names_tests_that_exist(tmp_path):
+    record = mutants.read_sample()
+    assert record, "tests/mutants_sample.txt records nothing: --sample 40 --record"
+    for seconds, test in record.values():
+        assert seconds >= 0 and "::" in test
+        assert os.path.exists(os.path.join(mutants.ROOT, test.split("::")[0])), test
+    bad = tmp_path / "sample.txt"
+    bad.write_text("# a comment\n0123456789ab not-a-number x.py:f tests/t.py::t\n")
+    try:
+        mutants.read_sample(str(bad))
+    except ValueError as e:
+        assert "sample.txt:2" in str(e) or "mutants_sample.txt:2" in str(e)
+    else:
+        raise AssertionError("a bad line was read")

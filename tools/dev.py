@@ -30,7 +30,7 @@ LOCK = os.path.join(ROOT, "requirements.lock")  # exact versions: what CI tested
 STAMP = os.path.join(VENV, ".requirements-sha256")
 # The host suite: every test but the browser lane's, on every core (pytest-xdist)
 HOST_SUITE = ["-n", "auto", "tests", "--ignore=tests/test_web.py"]
-# CI's sample of the mutants: a fixed random 40 (tools/mutants.py; the full run is the bench's)
+# CI's sample of the mutants: a fixed 40 (tools/mutants.py; the full run is the bench's)
 MUTANTS_SAMPLE = 40
 # -rs: each lane that skipped says why, and how to get what it needs; the 20 slowest tests
 # are listed (CI has 20 minutes)
@@ -100,10 +100,15 @@ def main(argv):
     pytest = [os.path.join(VENV, "bin", "pytest")] + PYTEST_FLAGS
     started = time.monotonic()
     # run whole, the host suite also maps which tests run which lines of device code
-    # (coverage per test), for the sample of the mutants below
-    whole = dict(env, QK_MUTANTS_MAP=os.path.join(ROOT, ".mutation"), QK_MUTANTS_SUITE="1")
-    rc = subprocess.call(pytest + HOST_SUITE + argv[1:], cwd=ROOT,
-                         env=whole if len(argv) == 1 else env)
+    # (coverage per test: it runs the simulated board 2 to 5 times slower), for the sample
+    # of the mutants below, but only when the sample needs it: each sampled mutant runs
+    # first against the test that caught it last (tests/mutants_sample.txt)
+    whole = env
+    if len(argv) == 1 and subprocess.call(
+            [PY, os.path.join(ROOT, "tools", "mutants.py"), "--sample", str(MUTANTS_SAMPLE),
+             "--recorded"], cwd=ROOT, env=env):
+        whole = dict(env, QK_MUTANTS_MAP=os.path.join(ROOT, ".mutation"), QK_MUTANTS_SUITE="1")
+    rc = subprocess.call(pytest + HOST_SUITE + argv[1:], cwd=ROOT, env=whole)
     if rc not in (0, 5):  # 5: nothing selected (-k)
         return rc
     suite = time.monotonic() - started

@@ -2,7 +2,7 @@
 """Mutation testing of the device code: does the suite fail when the firmware is wrong?
 
     python3 tools/dev.py mutants                 # every mutant (the full run, ~1 h on 2 cores)
-    python3 tools/dev.py mutants --sample 40     # CI's: a fixed random 40
+    python3 tools/dev.py mutants --sample 40     # CI's: a fixed 40, each against its test
     python3 tools/dev.py mutants --only undo.py  # the mutants of files whose path has this
 
 The mutants are mutmut's (pinned in requirements.lock): its operators, applied one at a
@@ -42,7 +42,6 @@ import argparse
 import hashlib
 import json
 import os
-import random
 import signal
 import subprocess
 import sys
@@ -55,7 +54,13 @@ FULL = os.path.join(WORK, "full.json")  # the last full run's summary
 EQUIVALENT_REL = "tests/equivalent_mutants.txt"
 EQUIVALENT = os.path.join(ROOT, EQUIVALENT_REL)
 BUDGET = 0.95  # of the non-equivalent mutants killed (issue 26)
-SAMPLE_SEED = 26  # CI's fixed random sample
+# CI's sample: the N mutants whose keys hash lowest (a change elsewhere in the code leaves
+# it as it was), and the test that caught each of them last (SAMPLE_REL, written by
+# ``--sample N --record``): CI runs each sampled mutant against that test first, so its
+# host suite needs no run under coverage; only a sampled mutant with no recorded test,
+# or whose test no longer catches it, needs the map.
+SAMPLE_REL = "tests/mutants_sample.txt"
+SAMPLE = os.path.join(ROOT, SAMPLE_REL)
 HOST_ONLY = ("lib/qiklaxon/game.py", "lib/qiklaxon/layout.py")
 # The lanes that run the firmware in another VM (MicroPython, CircuitPython, the Pico's
 # emulator, Chromium): they see files on disk, not a mutant served in memory, and take
@@ -172,6 +177,53 @@ def all_mutants(only=None):
     return out
 
 
+def sample_of(mutants, n):
+    """The fixed sample: the ``n`` mutants whose keys hash lowest, in id order."""
+    chosen = sorted(mutants, key=_key_hash)[:n]
+    return sorted(chosen, key=lambda m: m["id"])
+
+
+def _key_hash(m):
+    return hashlib.sha1(m["key"].encode()).hexdigest()[:12]
+
+
+def read_sample(path=SAMPLE):
+    """{key hash: (seconds, test)}: the test that caught each sampled mutant last, and its
+    mapped duration (for its timeout)."""
+    out = {}
+    if not os.path.exists(path):
+        return out
+    with open(path) as f:
+        for n, line in enumerate(f, 1):
+            if not line.strip() or line.startswith("#"):
+                continue
+            parts = line.rstrip("\n").split(" ", 3)
+            try:
+                out[parts[0]] = (float(parts[1]), parts[3])
+            except (IndexError, ValueError):
+                raise ValueError("%s:%d: not '<hash> <seconds> <file:function> <test>': %r"
+                                 % (SAMPLE_REL, n, line))
+    return out
+
+
+def write_sample(chosen, results, names, durations, path=SAMPLE):
+    """The sample's record: each caught sampled mutant and the test that caught it."""
+    index = {t: i for i, t in enumerate(names)}
+    lines = []
+    for m in chosen:
+        by = results.get(m["id"], {}).get("by", "")
+        if results.get(m["id"], {}).get("outcome") in ("killed", "timeout") and by in index:
+            lines.append("%s %.2f %s:%s %s" % (_key_hash(m), durations[index[by]], m["file"],
+                                               m["function"], by))
+    with open(path, "w") as f:
+        f.write("# CI's sample of the mutants (tools/mutants.py --sample): each sampled mutant's\n"
+                "# key hash, the test that caught it last, that test's mapped seconds. Written\n"
+                "# by `python3 tools/dev.py mutants --sample N --record`; CI runs each mutant\n"
+                "# against its test first, and maps the suite only for those it lacks.\n")
+        f.write("\n".join(sorted(lines, key=lambda x: x.split(" ", 3)[2])) + "\n")
+    return len(lines)
+
+
 def read_equivalent(path=EQUIVALENT):
     """tests/equivalent_mutants.txt: {key: reason}. Each entry is a header ``[file
     function]``, the changed lines as ``- old`` and ``+ new`` (stripped), and a
@@ -236,7 +288,8 @@ def _digests():
              and f.endswith(".py")]
     shared = ["code.py", "boot.py"] + _files_under("hardware") + _files_under("lib") + \
         [f for f in _files_under("tools") if f != "tools/mutants.py"] + \
-        [f for f in _files_under("tests") if f not in tests and f != EQUIVALENT_REL]
+        [f for f in _files_under("tests") if f not in tests
+         and f not in (EQUIVALENT_REL, SAMPLE_REL)]
     return _hash_files(shared), {f: _hash_files([f]) for f in tests
                                  if f not in LANES}
 
@@ -369,7 +422,9 @@ def _statement_line(rel, line):
 def reaching(m, cmap):
     """The tests that run any line of the mutant's node, or if none is recorded, the
     first line of the statement holding it (indices into the map's tests), fastest
-    first."""
+    first. With no map (the sample's recorded tests): the mutant's own tests."""
+    if "lines" not in cmap:
+        return list(m["tests"])
     per = cmap["lines"].get(m["file"], {})
     found = set()
     for line in range(m["line"], m["last"] + 1):
@@ -774,7 +829,13 @@ def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--sample", type=int, default=0, metavar="N",
-                   help="run a fixed random N mutants (seed %d), not all" % SAMPLE_SEED)
+                   help="run a fixed N mutants (those whose keys hash lowest), not all: each "
+                   "against the test that caught it last (%s) where there is one" % SAMPLE_REL)
+    p.add_argument("--recorded", action="store_true",
+                   help="with --sample: exit 0 when every sampled mutant has a recorded test "
+                   "(or is equivalent), 1 when the sample would need the map; run nothing")
+    p.add_argument("--record", action="store_true",
+                   help="with --sample: write %s from this run" % SAMPLE_REL)
     p.add_argument("--only", action="append", default=[], metavar="TEXT",
                    help="only the files whose path contains TEXT (repeatable)")
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
@@ -787,6 +848,8 @@ def main(argv=None):
     args = p.parse_args(argv)
     if args.sample < 0 or args.jobs < 1:
         p.error("--sample must be 0 or more and --jobs 1 or more")
+    if (args.record or args.recorded) and not args.sample:
+        p.error("--record and --recorded go with --sample N")
     started = time.monotonic()
     try:
         equivalent = read_equivalent()
@@ -811,35 +874,79 @@ def main(argv=None):
             p.error("--ids takes numbers separated by commas")
         chosen = [m for m in mutants if m["id"] in want]
     if args.sample:
-        chosen = random.Random(SAMPLE_SEED).sample(chosen, min(args.sample, len(chosen)))
-        chosen.sort(key=lambda m: m["id"])
+        chosen = sample_of(chosen, args.sample)
+    try:
+        record = read_sample() if args.sample else {}
+    except ValueError as e:
+        print("mutants: %s" % e, file=sys.stderr)
+        return 2
     print("mutants: %d mutants of %d device files%s" % (
         len(mutants), len({m["file"] for m in mutants}),
-        "; running a fixed random %d" % len(chosen) if args.sample else ""), flush=True)
-    cmap = build_map(args.jobs)
-    todo = []
+        "; running a fixed %d" % len(chosen) if args.sample else ""), flush=True)
     results = {}
+    todo = [m for m in chosen if m["key"] not in equivalent]
     for m in chosen:
-        m["tests"] = tests_for(m, cmap)
-        m["reach"] = len(reaching(m, cmap))
         if m["key"] in equivalent:
             results[m["id"]] = {"outcome": "equivalent", "by": equivalent[m["key"]]}
-        elif not m["tests"]:
-            results[m["id"]] = {"outcome": "survived", "by": "no test runs this line"}
-        else:
-            todo.append(m)
-    ran, clean = run(todo, cmap, args.jobs)
-    results.update(ran)
-    deep = [m for m in todo if results[m["id"]]["outcome"] == "survived"
-            and m["reach"] > len(m["tests"])]
-    if args.deep and deep:
-        print("mutants: the %d survivors again, against every test that reaches them"
-              % len(deep), flush=True)
-        for m in deep:
-            m["tests"] = tests_for(m, cmap, 0)
-        ran, more = run(deep, cmap, args.jobs)
+    # the sample: first each mutant against the test that caught it last, with no map
+    names, durations, clean = [], [], {}
+    recorded = [m for m in todo if _key_hash(m) in record and args.sample
+                and os.path.exists(os.path.join(ROOT, record[_key_hash(m)][1].split("::")[0]))]
+    if args.recorded:
+        lacking = len(todo) - len(recorded)
+        print("mutants: %d of the sample's %d have no recorded test in %s" % (
+            lacking, len(todo), SAMPLE_REL), flush=True)
+        return 1 if lacking else 0
+    if recorded:
+        for m in recorded:
+            seconds, test = record[_key_hash(m)]
+            if test not in names:
+                names.append(test)
+                durations.append(seconds)
+            m["tests"] = [names.index(test)]
+            m["reach"] = 1
+        print("mutants: %d of them against the test that caught each last (%s)" % (
+            len(recorded), SAMPLE_REL), flush=True)
+        ran, clean = run(recorded, {"tests": names, "durations": durations}, args.jobs)
+        results.update(ran)
+        todo = [m for m in todo if m["id"] not in results or
+                results[m["id"]]["outcome"] == "survived"]
+    if todo:  # the rest (all of them but in a sample with a record): the map's tests
+        if recorded:
+            print("mutants: %d with no recorded test, or whose test caught it no more: "
+                  "the map's tests" % len(todo), flush=True)
+        cmap = build_map(args.jobs)
+        names, durations = cmap["tests"], cmap["durations"]
+        mapped = []
+        for m in todo:
+            m["tests"] = tests_for(m, cmap)
+            m["reach"] = len(reaching(m, cmap))
+            if not m["tests"]:
+                results[m["id"]] = {"outcome": "survived", "by": "no test runs this line"}
+            else:
+                mapped.append(m)
+        ran, more = run(mapped, cmap, args.jobs)
         results.update(ran)
         clean.update(more)
+        deep = [m for m in mapped if results[m["id"]]["outcome"] == "survived"
+                and m["reach"] > len(m["tests"])]
+        if args.deep and deep:
+            print("mutants: the %d survivors again, against every test that reaches them"
+                  % len(deep), flush=True)
+            for m in deep:
+                m["tests"] = tests_for(m, cmap, 0)
+            ran, more = run(deep, cmap, args.jobs)
+            results.update(ran)
+            clean.update(more)
+        if args.sample and not args.record:
+            print("mutants: `python3 tools/dev.py mutants --sample %d --record` writes each "
+                  "one's test to %s: CI then needs no map" % (args.sample, SAMPLE_REL),
+                  flush=True)
+    if args.record:
+        all_names = names + [t for _, t in record.values() if t not in names]
+        all_durations = durations + [sec for sec, t in record.values() if t not in names]
+        print("mutants: %s: %d sampled mutants and their tests" % (
+            SAMPLE_REL, write_sample(chosen, results, all_names, all_durations)), flush=True)
     return report(chosen, results, clean, equivalent, full, started, args.json)
 
 
