@@ -96,6 +96,7 @@ def test_the_express_firmware_needs_at_most_13_5_kb_of_heap(drives):
     need, per_layout, names = drives("cpx").need(scenario.taps(BUDGET_SCRIPT), BUDGET_END_MS,
                                                  expect)
     print("Express heap need", need, "bytes; per layout", per_layout, "; names", names)
+    cpvm.share("budget", {"per": per_layout, "names": names})  # (the bench's row)
     assert len(per_layout) == len(cpvm.LAYOUTS) >= 16
     assert need <= EXPRESS_HEAP_BUDGET, "the Express firmware needs %d bytes (%s), over %d" % (
         need, per_layout, EXPRESS_HEAP_BUDGET)
@@ -111,6 +112,7 @@ def test_a_whole_game_fits_the_express_in_every_layout(drives):
     assert {"penalty", "undo", "move", "end", "new", "klaxon"} <= words
     need, per_layout, names = drives("cpx").need(scenario.taps(scenario.GAME), scenario.GAME_MS, expect)
     print("Express whole game", need, "bytes; per layout", per_layout, "; names", names)
+    cpvm.share("game", {"per": per_layout, "names": names})
     assert need <= EXPRESS_GAME_BUDGET, "a whole game needs %d bytes (%s), over %d" % (
         need, per_layout, EXPRESS_GAME_BUDGET)
 
@@ -202,9 +204,10 @@ def test_the_express_plays_a_whole_game_with_blocks_pinned_during_play(drives):
     heap that leaves the firmware the Express's 15.9 KB usable (its qstr pools taken
     off), every seed plays the whole game with the harness's console lines and no
     restart."""
-    expect = harness_lines("cpx", "", scenario.GAME, 28000)
+    expect = harness_lines("cpx", "", scenario.GAME, scenario.GAME_MS)
     steps = scenario.taps(scenario.GAME)
-    runs = cpvm.retention(drives("cpx"), steps, 28000, expect)
+    runs = cpvm.retention(drives("cpx"), steps, scenario.GAME_MS, expect)
+    cpvm.share("retention", runs)
     assert len(runs) == 16 and len({r[1] for r in runs}) >= 8 and len({r[2] for r in runs}) == 16
     failed = [r for r in runs if not r[3]]
     assert not failed, "with 1.5 KB pinned: %s" % failed

@@ -20,7 +20,7 @@ from harness import ROOT
 
 LANES = ["tests/test_cp.py", "tests/test_pico.py"]
 HIDE = ("QK_CIRCUITPYTHON", "QK_PICO_KIT", "RP2040JS", "QK_REQUIRE_CP", "QK_REQUIRE_PICO",
-        "QK_REQUIRE_BROWSER", "PYTEST_XDIST_WORKER", "PYTEST_CURRENT_TEST")
+        "QK_REQUIRE_BROWSER", "QK_FIGURES", "PYTEST_XDIST_WORKER", "PYTEST_CURRENT_TEST")
 
 
 @pytest.fixture(scope="module")

@@ -39,6 +39,7 @@ Without the build, ``find()`` returns None and ``HOW_TO_GET`` says how to
 make one (tools/build-circuitpython.sh fetches and builds CircuitPython).
 """
 
+import json
 import os
 import shutil
 import subprocess
@@ -737,6 +738,30 @@ _step('the first Klaxon (audio buffers)')
 """
 BREAKDOWN_MODULES = ("adafruit_ticks", "adafruit_debouncer", "qiklaxon", "qiklaxon.core",
                      "hardware")
+
+
+FIGURES = "QK_FIGURES"  # a folder: what the lane's tests measured, for the bench after them
+
+
+def share(name, value):
+    """Keep what a test of this lane measured (JSON) where tools/bench.py --quick, run
+    next by the test command (tools/dev.py sets QK_FIGURES), reads it instead of
+    measuring it again."""
+    folder = os.environ.get(FIGURES)
+    if folder:
+        os.makedirs(folder, exist_ok=True)
+        with open(os.path.join(folder, name + ".json"), "w") as f:
+            json.dump(value, f)
+
+
+def shared(name):
+    """What ``share`` kept in this run, or None."""
+    folder = os.environ.get(FIGURES)
+    path = os.path.join(folder, name + ".json") if folder else None
+    if path and os.path.exists(path):
+        with open(path) as f:
+            return json.load(f)
+    return None
 
 
 def retention(drive, steps, end_ms, expect, seeds=16, total=1536, names=None):
