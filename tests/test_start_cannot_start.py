@@ -4,9 +4,6 @@ with no serial console sees that it is not running (hardware/start.py)."""
 
 import pytest
 
-import hardware.settings
-import hardware.start
-
 
 class _Stop(Exception):
     pass
@@ -22,6 +19,9 @@ def blinking(monkeypatch, capsys, cycles=3):
     blinks for ``cycles`` two-second patterns."""
     import digitalio
     import time
+
+    import hardware.settings  # (here: an earlier start-up may have dropped them)
+    import hardware.start
 
     now = [0.0]
     changes = []  # (t_s, lit)
