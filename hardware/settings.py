@@ -60,11 +60,13 @@ def read(p=None):
     no = 0
     seen = 0  # the keys read so far, a bit each
     try:
-        for line in p:
+        p = iter(p)
+        while True:  # (not a for loop: a line too long to read is named by its own number)
+            no += 1
+            line = next(p)  # (StopIteration: the end)
             # As bytes: indexing a string makes one-letter strings, which stay in RAM as names.
             if not isinstance(line, bytes):  # (host tools: text, any stray byte escaped)
                 line = line.encode("utf-8", "surrogateescape")
-            no += 1
             why = None
             if no == 1 and line[:3] == b"\xef\xbb\xbf":
                 print("settings.toml line 1: starts with a byte order mark; read without it")
@@ -137,6 +139,8 @@ def read(p=None):
                 why = "%s = %s is not %s; using %r" % (key, text[:20], want, default)
             print("settings.toml line %d: %s" % (no, why))
             bad += 1
+    except StopIteration:
+        pass
     except MemoryError:  # a line too long for the board's RAM: the rest unread
         print("settings.toml line %d: too long to read; the lines after it are not read" % no)
         bad += 1

@@ -79,10 +79,10 @@ def start(s, b=None, d=None):
         if p:
             p = digitalio.DigitalInOut(p)
             p.switch_to_output()
-        while True:  # three blinks every two seconds
+        while True:  # three blinks every two seconds (dark between them)
             for i in range(7):
                 if p:
-                    p.value = not i & 1
+                    p.value = i & 1
                 time.sleep(0.15)
             time.sleep(1.0)
 
