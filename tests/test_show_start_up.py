@@ -96,6 +96,47 @@ def test_the_picos_piezo_is_as_loud_as_qk_volume_says():
         assert sim.device.p[Y.OUT].duty_cycle == 3277 * volume, volume
 
 
+@pytest.fixture
+def claimed(monkeypatch):
+    """``digitalio`` as on CircuitPython: a pin another DigitalInOut holds raises
+    ValueError ("... in use") until that one is deinit()ed (Blinka does not check)."""
+    import digitalio
+
+    real = digitalio.DigitalInOut
+    held = set()
+
+    class DigitalInOut(real):
+        def __init__(self, pin):
+            if pin.id in held:
+                raise ValueError("pin in use")
+            super().__init__(pin)
+            held.add(pin.id)
+            self.held_id = pin.id
+
+        def deinit(self):
+            held.discard(self.held_id)
+            super().deinit()
+
+    monkeypatch.setattr(digitalio, "DigitalInOut", DigitalInOut)
+    return held  # (cleared: a new power-on, every pin free)
+
+
+def test_a_button_on_the_switchs_pin_is_said_and_the_speaker_still_sounds(claimed):
+    """Button A moved onto the Bluefruit's slide switch: the switch's pin is in use, said
+    and flashed; the speaker's amplifier is still switched on for each sound."""
+    sim = Sim('QK_PIN_A = "SLIDE_SWITCH"\n', players=4, board_name="cpb")
+    said = [x for x in lines(sim) if x.startswith("pin ")]
+    assert said == ["pin SLIDE_SWITCH is in use (%r): done without it" % ValueError(
+        "pin in use")], lines(sim)
+    assert purple_at_start(sim)
+    sim.press("klaxon", 2100)  # before the first question: a try, it sounds
+    sim.run_until_ms(2150)
+    assert [n for _, n in sim.sounds()] == ["klaxon"] and sim.speaker_enabled() is True
+    claimed.clear()
+    also = Sim('QK_PIN_A = "SLIDE_SWITCH"\n' + ANOTHER_BAD_LINE, players=4, board_name="cpb")
+    assert purple_at_start(also)
+
+
 # ------------------------------------------------------------------ lights
 @pytest.fixture
 def wire(monkeypatch):
