@@ -296,3 +296,15 @@ def test_start_ups_modules_are_dropped_once_the_device_runs():
         package, module = name.split(".")
         assert not hasattr({"hardware": hardware, "qiklaxon": qiklaxon}[package], module), name
     assert "hardware.power" not in sys.modules
+
+
+def test_with_no_sound_a_stuck_klaxon_is_said_as_stuck():
+    """A build whose speaker could not be set up, its Klaxon held down past QK_STUCK_S:
+    the console says the Klaxon is stuck (not that the referee failed), and released,
+    that it is cleared."""
+    sim = Sim('QK_PIN_SPEAKER = "D99"\nQK_STUCK_S = 2\n', klaxon_only=True)
+    sim.press("klaxon", 100, hold_ms=2500)
+    sim.run_until_ms(2800)
+    faults = [x for x in lines(sim) if x.startswith("fault")]
+    assert faults == ["fault: the Klaxon is stuck down; check its wiring",
+                      "fault cleared: the Klaxon is released"], lines(sim)
