@@ -9,6 +9,7 @@ back at power-up (qiklaxon/restore.py); tools/simboard/flashsim.py is each chip'
 import pytest
 
 from flashsim import FlashSim
+from harness import Sim
 from qiklaxon import layout as Y
 from qiklaxon import restore
 from qiklaxon.game import Game
@@ -110,3 +111,16 @@ def test_a_save_that_ends_at_the_sectors_last_byte_resumes():
     new.core.save()
     assert flash.erases == [0] and flash.mem[-1] == 0  # it ends at the last byte
     assert state(reboot(flash, "rp2040")) == state(new.core) != state(old.core)
+
+
+def test_going_to_sleep_writes_no_save_when_nothing_changed_since_the_last():
+    """An action, its save a second later, then an idle minute: the board goes to
+    sleep without writing its flash again (each write wears it; sleep saves only a
+    change still waiting for its save: tests/test_power.py)."""
+    sim = Sim("QK_SLEEP_MIN = 1\n", players=4, board_name="pico", coarse=True)
+    sim.tap("b", 100)  # ask
+    sim.run_until_ms(3000)
+    written = sim.nvm.ops
+    assert written and sim.device.r.j[Y.J_SEQ] == 0  # saved, once
+    sim.run_until_ms(70_000)
+    assert sim.slept == 1 and sim.nvm.ops == written
