@@ -308,3 +308,12 @@ def test_with_no_sound_a_stuck_klaxon_is_said_as_stuck():
     faults = [x for x in lines(sim) if x.startswith("fault")]
     assert faults == ["fault: the Klaxon is stuck down; check its wiring",
                       "fault cleared: the Klaxon is released"], lines(sim)
+
+
+def test_a_tap_of_b_as_the_board_starts_asks_the_question():
+    """B tapped 1 ms after power-up (its contact already read, released, at start-up):
+    the tap counts, as any other."""
+    sim = Sim(players=4)
+    sim.tap("b", 1)
+    sim.run_until_ms(150)
+    assert sim.named("ask"), lines(sim)
