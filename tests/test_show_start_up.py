@@ -257,10 +257,13 @@ def test_the_stuck_fault_comes_qk_stuck_s_after_the_press_to_the_millisecond():
 
 
 # ------------------------------------------------------------------ sleep and the watchdog
-def test_it_sleeps_until_the_klaxons_pin_reads_pressed():
+def test_it_sleeps_qk_sleep_min_after_power_up_until_the_klaxons_pin_reads_pressed():
+    """Untouched, it sleeps QK_SLEEP_MIN minutes after power-up, to the millisecond (the
+    harness's quiet passes come every 100 ms from 1 s before the sleep is due), with a
+    pin alarm on the Klaxon's pin at its pressed level."""
     sim = Sim("QK_SLEEP_MIN = 1\n", klaxon_only=True, coarse=True)
     sim.run_until_ms(70_000)
-    assert sim.slept == 1
+    assert sim.slept == 1 and alarm.sleeps[-1][0] == 60_000_000
     a = alarm.sleeps[-1][1][0]
     pin, pressed = sim.controls["klaxon"]
     assert (a.pin.id, a.value) == (pin, pressed) and a.value is not None
