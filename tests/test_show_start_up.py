@@ -320,3 +320,8 @@ def test_a_tap_of_b_as_the_board_starts_asks_the_question():
     sim.tap("b", 1)
     sim.run_until_ms(150)
     assert sim.named("ask"), lines(sim)
+
+
+def test_the_expresss_sound_goes_out_on_its_speaker_pin():
+    sim = Sim(klaxon_only=True, board_name="cpx")
+    assert sim.device.p[Y.OUT].pin is sim.board.SPEAKER
