@@ -220,7 +220,8 @@ class Device:
                 t[_KT] = n
             elif s & 1 and not f[_STUCK] and ticks_diff(n, t[_KT]) >= t[_HELD]:
                 f[_STUCK] = 1
-                self.hush()
+                if f[_CUR] != _NONE:  # (a build with no sound has nothing to stop)
+                    self.hush()
                 print("fault: the Klaxon is stuck down; check its wiring")
                 self.render()
         elif f[_SPAN] or not f[_ARM]:  # open: how long since it was last seen closed

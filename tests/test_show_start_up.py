@@ -1,0 +1,327 @@
+"""Start-up's sound, lights, sleep and watchdog (hardware/outputs.py, then
+qiklaxon/restore.py): a setting or a part that is wrong is said on the console, the ring
+flashes purple for exactly two seconds, and the device goes on with what it has; what it
+set up is what sounds, shows and sleeps; and start-up's code is not kept in RAM after."""
+
+import os
+import shutil
+import sys
+
+import alarm
+import neopixel
+import pytest
+import simclock
+
+from harness import ROOT, Sim
+from qiklaxon import layout as Y
+
+ANOTHER_BAD_LINE = "QK_VOLUME = 99\n"  # reported by the settings (out of range): one more
+
+
+def lines(sim):
+    return [x for _, x in sim.events]
+
+
+def purple_at_start(sim):
+    """The ring as it is 50 ms after power-up: all purple (a flash), else the scene."""
+    sim.run_until_ms(50)
+    return sim.ring() == ["purple"] * 10
+
+
+def klaxon_heard(sim, at_ms=300):
+    sim.press("klaxon", at_ms)
+    sim.run_until_ms(at_ms + 200)
+    return [n for _, n in sim.sounds()] == ["klaxon"]
+
+
+# ------------------------------------------------------------------ sound
+def test_a_qk_audio_that_is_no_choice_is_said_flashed_and_the_builds_own_sound_plays():
+    sim = Sim('QK_AUDIO = "loud"\n', klaxon_only=True)
+    assert lines(sim)[0] == "QK_AUDIO = 'loud' is not 'piezo' or 'amp'; using the build's own"
+    assert purple_at_start(sim) and klaxon_heard(sim)
+    also = Sim('QK_AUDIO = "loud"\n' + ANOTHER_BAD_LINE, klaxon_only=True)
+    assert purple_at_start(also), lines(also)
+
+
+@pytest.mark.parametrize("board", ["simulated", "pico"])
+def test_qk_audio_piezo_or_amp_is_taken_without_a_word(board):
+    """Either choice is valid on every build: nothing said, no flash. On the Pico, "amp"
+    plays the WAV files through an amplifier and "piezo" (its own) plays tones."""
+    for choice, wav in (("piezo", board != "pico"), ("amp", True)):
+        sim = Sim('QK_AUDIO = "%s"\nQK_PIXELS = 10\n' % choice, klaxon_only=True,
+                  board_name=board)
+        assert not [x for x in lines(sim) if "QK_AUDIO" in x], lines(sim)
+        assert not purple_at_start(sim)
+        assert klaxon_heard(sim)
+        assert bool(sim.device.f[Y.TONE]) != wav, (choice, board)
+
+
+def test_no_speaker_pin_is_said_flashed_and_the_klaxon_still_flashes_silently():
+    """QK_PIN_SPEAKER names a pin the board has not got: no sound, said and flashed; the
+    Klaxon still flashes the ring, in silence; never a traceback."""
+    sim = Sim('QK_PIN_SPEAKER = "D99"\n', klaxon_only=True)
+    said = [x for x in lines(sim) if x.startswith("no sound: ")]
+    assert said == ["no sound: %r" % ValueError("no speaker pin 'D99'")], lines(sim)
+    assert purple_at_start(sim)
+    sim.press("klaxon", 2500)
+    sim.run_until_ms(2600)
+    assert sim.sounds() == [] and sim.named("klaxon") and sim.ring()[0] != "off"
+    also = Sim('QK_PIN_SPEAKER = "D99"\n' + ANOTHER_BAD_LINE, klaxon_only=True)
+    assert purple_at_start(also)
+
+
+def test_a_missing_sound_file_is_said_and_silent_and_the_others_play(tmp_path, monkeypatch):
+    """A drive with sounds/blip.wav missing: said at start-up, the blip is silent, the
+    klaxon still sounds."""
+    shutil.copytree(os.path.join(ROOT, "sounds"), tmp_path / "sounds")
+    os.remove(tmp_path / "sounds" / "blip.wav")
+    monkeypatch.chdir(tmp_path)
+    sim = Sim(players=4)
+    said = [x for x in lines(sim) if x.startswith("sounds/")]
+    assert len(said) == 1 and said[0].startswith("sounds/blip.wav missing or bad (") and \
+        said[0].endswith("): it will be silent"), lines(sim)
+    sim.press("klaxon", 10)  # before the first question: a try, it sounds
+    sim.tap("b", 200)  # ask: a blip, silent
+    sim.run_until_ms(350)
+    assert [n for _, n in sim.sounds()] == ["klaxon"] and sim.named("ask")
+
+
+def test_the_picos_piezo_is_as_loud_as_qk_volume_says():
+    """The piezo's loudness is its PWM duty: QK_VOLUME tenths of half the period
+    (10: a square wave) while a tone plays."""
+    for volume in (3, 10):
+        sim = Sim("QK_VOLUME = %d\n" % volume, klaxon_only=True, board_name="pico")
+        sim.press("klaxon", 10)
+        sim.run_until_ms(60)
+        assert sim.device.p[Y.OUT].duty_cycle == 3277 * volume, volume
+
+
+@pytest.fixture
+def claimed(monkeypatch):
+    """``digitalio`` as on CircuitPython: a pin another DigitalInOut holds raises
+    ValueError ("... in use") until that one is deinit()ed (Blinka does not check)."""
+    import digitalio
+
+    real = digitalio.DigitalInOut
+    held = set()
+
+    class DigitalInOut(real):
+        def __init__(self, pin):
+            if pin.id in held:
+                raise ValueError("pin in use")
+            super().__init__(pin)
+            held.add(pin.id)
+            self.held_id = pin.id
+
+        def deinit(self):
+            held.discard(self.held_id)
+            super().deinit()
+
+    monkeypatch.setattr(digitalio, "DigitalInOut", DigitalInOut)
+    return held  # (cleared: a new power-on, every pin free)
+
+
+def test_a_button_on_the_switchs_pin_is_said_and_the_speaker_still_sounds(claimed):
+    """Button A moved onto the Bluefruit's slide switch: the switch's pin is in use, said
+    and flashed; the speaker's amplifier is still switched on for each sound."""
+    sim = Sim('QK_PIN_A = "SLIDE_SWITCH"\n', players=4, board_name="cpb")
+    said = [x for x in lines(sim) if x.startswith("pin ")]
+    assert said == ["pin SLIDE_SWITCH is in use (%r): done without it" % ValueError(
+        "pin in use")], lines(sim)
+    assert purple_at_start(sim)
+    sim.press("klaxon", 2100)  # before the first question: a try, it sounds
+    sim.run_until_ms(2150)
+    assert [n for _, n in sim.sounds()] == ["klaxon"] and sim.speaker_enabled() is True
+    claimed.clear()
+    also = Sim('QK_PIN_A = "SLIDE_SWITCH"\n' + ANOTHER_BAD_LINE, players=4, board_name="cpb")
+    assert purple_at_start(also)
+
+
+# ------------------------------------------------------------------ lights
+@pytest.fixture
+def wire(monkeypatch):
+    """The frames the NeoPixels get on their data pin (the bytes, in wire order)."""
+    frames = []
+    monkeypatch.setattr(neopixel, "neopixel_write", lambda pin, buf: frames.append(bytes(buf)))
+    return frames
+
+
+def test_each_frame_on_the_wire_is_one_whole_ring_at_qk_brightness(wire):
+    """The flash at start-up, at QK_BRIGHTNESS = 50: each frame the ring gets is the
+    whole ring, every pixel purple at half brightness or every pixel dark; never a
+    ring half redrawn."""
+    sim = Sim('QK_AUDIO = "loud"\nQK_BRIGHTNESS = 50\n', klaxon_only=True)
+    sim.run_until_ms(300)
+    purple = bytes(int(c * 0.5) for c in (0x79, 0xCC, 0xA7))  # 0xCC79A7 in GRB order
+    assert wire and set(wire) == {purple * 10, bytes(30)}, wire[:3]
+
+
+def test_qk_pixels_0_leaves_the_ring_dark(wire):
+    sim = Sim("QK_PIXELS = 0\n", players=4)
+    sim.tap("b", 10)
+    sim.run_until_ms(150)
+    assert sim.named("ask") and wire == []
+
+
+PIXELS_ON_GP99 = 'QK_PIXELS = 4\nQK_PIN_PIXELS = "GP99"\n'
+
+
+def test_no_pixel_pin_is_said_and_the_picos_led_flashes_instead():
+    """QK_PIN_PIXELS names a pin the Pico has not got: no lights, said; the LED flashes
+    (the one light left), also with another setting wrong."""
+    for settings in (PIXELS_ON_GP99, PIXELS_ON_GP99 + ANOTHER_BAD_LINE):
+        sim = Sim(settings, klaxon_only=True, board_name="pico")
+        said = [x for x in lines(sim) if x.startswith("no lights: ")]
+        assert said == ["no lights: %r" % ValueError("QK_PIN_PIXELS = 'GP99': no such pin")]
+        sim.run_until_ms(50)  # the flash's first step: on
+        assert sim.device.p[Y.LED].value
+
+
+def test_with_no_pixel_pin_the_picos_led_flash_ends_and_the_klaxon_sounds():
+    sim = Sim(PIXELS_ON_GP99, klaxon_only=True, board_name="pico")
+    assert led_levels(sim, 1900) == {True, False}
+    sim.run_until_ms(2050)
+    assert led_levels(sim, 2400) == {False}  # the flash is over
+    assert klaxon_heard(sim, 2500)
+
+
+def led_levels(sim, until_ms):
+    """The LED's levels, looked at every 10 ms until ``until_ms``."""
+    led = set()
+    for t in range(sim.now_ms + 10, until_ms, 10):
+        sim.run_until_ms(t)
+        led.add(bool(sim.device.p[Y.LED].value))
+    return led
+
+
+# ------------------------------------------------------------------ the flash's two seconds
+def _flash_ends(sim):
+    """(the QM's light at 1999 ms, at 2000 ms): the ring's steps fall every 128 ms of the
+    ticks, and here one falls at exactly 2 s after power-up."""
+    sim.run_until_ms(2000)  # (the last pass at 1999 ms)
+    before = sim.ring()[0]
+    sim.run_until_ms(2001)
+    return before, sim.ring()[0]
+
+
+START = simclock.POWER_ON_MS + 48  # ticks at power-up: 2 s on is a multiple of 128
+
+
+def test_a_bad_settings_flash_lasts_exactly_two_seconds():
+    sim = Sim('QK_AUDIO = "loud"\n', players=4, start_ms=START)
+    before, after = _flash_ends(sim)
+    assert before in ("purple", "off") and after == "white"
+
+
+def test_a_damaged_saves_flash_lasts_exactly_two_seconds():
+    sim = Sim(players=4)
+    sim.run_until_ms(50)
+    sim.device.r.B[Y.QM] = 9  # a saved game whose QM is no seat: damaged
+    sim.device.r.save()
+    again = Sim(players=4, nvm=sim.nvm, start_ms=START)
+    assert lines(again)[0] == "the saved game is damaged: a new game starts"
+    before, after = _flash_ends(again)
+    assert before in ("purple", "off") and after == "white"
+
+
+# ------------------------------------------------------------------ the Klaxon from power-up
+def test_the_klaxon_is_armed_from_power_up_whatever_qk_rearm_ms():
+    """A slam 20 ms after power-up sounds at once, even with the longest re-arm time."""
+    sim = Sim("QK_REARM_MS = 500\n", klaxon_only=True)
+    sim.press("klaxon", 20)
+    sim.run_until_ms(200)
+    assert sim.sounds() and sim.sounds()[0][0] <= 25
+
+
+def test_woken_by_a_slam_its_chatter_as_the_board_starts_is_no_second_klaxon():
+    """The Klaxon's pin alarm woke the board: that press sounds at once; the contact
+    chattering as code.py starts (a 3 ms closing 10 ms in) is the same slam, not another
+    klaxon; a real press later is."""
+    sim = Sim(klaxon_only=True, wake_alarm=alarm.pin.PinAlarm(None, value=False))
+    sim.press("klaxon", 10, hold_ms=3)
+    sim.press("klaxon", 400)
+    sim.run_until_ms(600)
+    klaxons = [t for t, n in sim.sounds() if n == "klaxon"]
+    assert len(klaxons) == 2 and klaxons[0] == 0 and 400 <= klaxons[1] <= 410, klaxons
+
+
+def test_the_stuck_fault_comes_qk_stuck_s_after_the_press_to_the_millisecond():
+    at = {}
+    for s in (2, 3):
+        sim = Sim("QK_STUCK_S = %d\n" % s, klaxon_only=True)
+        sim.press("klaxon", 100, hold_ms=5000)
+        sim.run_until_ms(4000)
+        at[s] = [t for t, x in sim.events if x.startswith("fault: the Klaxon is stuck")]
+    assert len(at[2]) == len(at[3]) == 1 and at[3][0] - at[2][0] == 1000, at
+    assert 2100 <= at[2][0] <= 2110, at
+
+
+# ------------------------------------------------------------------ sleep and the watchdog
+def test_it_sleeps_qk_sleep_min_after_power_up_until_the_klaxons_pin_reads_pressed():
+    """Untouched, it sleeps QK_SLEEP_MIN minutes after power-up, to the millisecond (the
+    harness's quiet passes come every 100 ms from 1 s before the sleep is due), with a
+    pin alarm on the Klaxon's pin at its pressed level."""
+    sim = Sim("QK_SLEEP_MIN = 1\n", klaxon_only=True, coarse=True)
+    sim.run_until_ms(70_000)
+    assert sim.slept == 1 and alarm.sleeps[-1][0] == 60_000_000
+    a = alarm.sleeps[-1][1][0]
+    pin, pressed = sim.controls["klaxon"]
+    assert (a.pin.id, a.value) == (pin, pressed) and a.value is not None
+
+
+def test_a_pico_with_qk_sleep_min_0_never_sleeps_and_feeds_its_watchdog():
+    sim = Sim("QK_SLEEP_MIN = 0\n", klaxon_only=True, board_name="pico", coarse=True)
+    sim.run_until_ms(600_000)
+    assert sim.slept == 0 and sim.named("sleep") == []
+    assert sim.device.p[Y.WD].feeds[-1] > 500_000
+
+
+def test_the_express_starts_without_the_sleep_module_its_deploy_leaves_out(monkeypatch):
+    """The Express has no alarm and no watchdog: its deploy leaves hardware/power.py out,
+    and it starts and sounds without it."""
+    monkeypatch.setitem(sys.modules, "hardware.power", None)  # an import of it fails
+    sim = Sim(klaxon_only=True, board_name="cpx")
+    assert sim.device is not None and klaxon_heard(sim)
+
+
+# ------------------------------------------------------------------ RAM
+def test_start_ups_modules_are_dropped_once_the_device_runs():
+    """The start-up steps' code (outputs, the saved game's restore) is RAM on the Express
+    while imported: once the device runs, nothing holds it. (The sleep set-up's module
+    leaves sys.modules too; where the board sleeps, its sleep function keeps it.)"""
+    sim = Sim(players=4)
+    assert sim.device is not None
+    import hardware
+    import qiklaxon
+
+    for name in ("hardware.outputs", "qiklaxon.restore"):
+        assert name not in sys.modules, name
+        package, module = name.split(".")
+        assert not hasattr({"hardware": hardware, "qiklaxon": qiklaxon}[package], module), name
+    assert "hardware.power" not in sys.modules
+
+
+def test_with_no_sound_a_stuck_klaxon_is_said_as_stuck():
+    """A build whose speaker could not be set up, its Klaxon held down past QK_STUCK_S:
+    the console says the Klaxon is stuck (not that the referee failed), and released,
+    that it is cleared."""
+    sim = Sim('QK_PIN_SPEAKER = "D99"\nQK_STUCK_S = 2\n', klaxon_only=True)
+    sim.press("klaxon", 100, hold_ms=2500)
+    sim.run_until_ms(2800)
+    faults = [x for x in lines(sim) if x.startswith("fault")]
+    assert faults == ["fault: the Klaxon is stuck down; check its wiring",
+                      "fault cleared: the Klaxon is released"], lines(sim)
+
+
+def test_a_tap_of_b_as_the_board_starts_asks_the_question():
+    """B tapped 1 ms after power-up (its contact already read, released, at start-up):
+    the tap counts, as any other."""
+    sim = Sim(players=4)
+    sim.tap("b", 1)
+    sim.run_until_ms(150)
+    assert sim.named("ask"), lines(sim)
+
+
+def test_the_expresss_sound_goes_out_on_its_speaker_pin():
+    sim = Sim(klaxon_only=True, board_name="cpx")
+    assert sim.device.p[Y.OUT].pin is sim.board.SPEAKER
