@@ -2,8 +2,6 @@
 where a short strip shows the seat whose penalty is being entered. The keys are
 tests/table_keys.py's."""
 
-import pytest
-
 from harness import Sim
 from qiklaxon import Game
 from table_keys import A, A_HELD, B, said
@@ -16,19 +14,19 @@ def _to_the_penalty(g):
     assert lines[-2:] == ["right 1", "wrong 2"], lines
 
 
-@pytest.mark.parametrize("keys, penalty", [
-    ([A_HELD] * 9 + [A] * 8, 98), ([A_HELD] * 9 + [A] * 9, 99), ([A_HELD] * 9 + [A] * 12, 99),
-    ([A] * 95 + [A_HELD], 95), ([A_HELD] * 10, 90)])
-def test_a_klaxon_penalty_counts_up_to_99_squares_and_no_further(keys, penalty):
+def test_a_klaxon_penalty_counts_up_to_99_squares_and_no_further():
     """The QM enters a Klaxon penalty of up to 99 squares: presses past 99 (one more, or
     ten more) are refused and the count stays; the challenged moves back that far."""
-    g = Game(4, qm=0)
-    _to_the_penalty(g)
-    lines = said(g.core, *keys)
-    assert lines[-1] == "count %d" % penalty
-    lines = said(g.core, B, B, B)  # the penalty entered; the challenger (3) wrong, none
-    assert lines[0] == "penalty 2 %d" % penalty, lines
-    assert g.positions == [0, 3, -penalty, 0]
+    for keys, penalty in (([A_HELD] * 9 + [A] * 8, 98), ([A_HELD] * 9 + [A] * 9, 99),
+                          ([A_HELD] * 9 + [A] * 12, 99), ([A] * 95 + [A_HELD], 95),
+                          ([A_HELD] * 10, 90)):
+        g = Game(4, qm=0)
+        _to_the_penalty(g)
+        lines = said(g.core, *keys)
+        assert lines[-1] == "count %d" % penalty
+        lines = said(g.core, B, B, B)  # the penalty entered; the challenger (3) wrong, none
+        assert lines[0] == "penalty 2 %d" % penalty, lines
+        assert g.positions == [0, 3, -penalty, 0]
 
 
 def test_a_short_strip_blinks_the_seat_whose_penalty_is_entered_if_it_has_its_pixel():

@@ -3,32 +3,29 @@ marks as the QM made them, however many seats; a long game's log, folded, still 
 QM undo a new game back to the game that ended; and a saved log that no play makes is
 refused at power-up. The keys are tests/table_keys.py's."""
 
-import pytest
-
 from harness import Sim
 from qiklaxon import Game
 from table_keys import A, B, B_HELD, said
 
 
-@pytest.mark.parametrize("right", [{1, 8, 9}, {9}, {8}, {2, 8}, {1, 2, 3, 4, 5, 6, 7}])
-def test_a_reveal_undone_keeps_every_mark_and_marked_again_gives_the_same_outcome(right):
+def test_a_reveal_undone_keeps_every_mark_and_marked_again_gives_the_same_outcome():
     """Ten players all answered; the QM marks them (A right, B wrong) and the outcome
     moves the pieces. Undone, the reveal comes back with every mark as it was but its
-    last: B held once more unmarks seat 8 too; marking 8 and 9 again as before gives
-    exactly the same outcome (seats 8 and 9 are the far end of the marks)."""
-    g = Game(10)
-    said(g.core, B, *[A] * 9)  # ask; seats 1 to 9 answer
-    marks = [A if s in right else B for s in range(1, 10)]
-    lines = said(g.core, *marks)
-    assert lines[-2] == "reveal"
-    after = g.positions
-    assert after == [3 if s in right else 0 for s in range(10)]
-    assert said(g.core, B_HELD, B_HELD) == ["undo", "at" + " 0" * 10, "unmark 9", "unmark 8"]
-    assert g.phase == "reveal"
-    lines = said(g.core, marks[-2], marks[-1])
-    assert lines[:2] == ["%s 8" % ("right" if 8 in right else "wrong"),
-                         "%s 9" % ("right" if 9 in right else "wrong")]
-    assert g.positions == after, lines
+    last (seat 9's, at the far end with seat 8 of the marks); marking seat 9 again as
+    before gives exactly the same outcome."""
+    for right in ({1, 8, 9}, {9}, {8}, {2, 8}, {1, 2, 3, 4, 5, 6, 7}, {8, 9}):
+        g = Game(10)
+        said(g.core, B, *[A] * 9)  # ask; seats 1 to 9 answer
+        marks = [A if s in right else B for s in range(1, 10)]
+        lines = said(g.core, *marks)
+        assert lines[-2] == "reveal"
+        after = g.positions
+        assert after == [3 if s in right else 0 for s in range(10)]
+        assert said(g.core, B_HELD) == ["undo", "at" + " 0" * 10, "unmark 9"]
+        assert g.phase == "reveal"
+        lines = said(g.core, marks[-1])
+        assert lines[0] == "%s 9" % ("right" if 9 in right else "wrong")
+        assert g.positions == after, (right, lines)
 
 
 def _question(g, right):
@@ -79,18 +76,19 @@ def _powered_up_with(log, asked=False):
     return after, [x for _, x in after.events]
 
 
-@pytest.mark.parametrize("log, asked", [
-    ([6, 1, 0, 0, 0], False), ([6, 0, 1, 0, 0], False), ([6, 0, 0, 3, 0], False),
-    ([6, 0, 0, 0, 3], False), ([6, 0, 0, 0, 0], True)],
-    ids=["right-8-9", "right-0-7", "challenger-penalty", "challenged-penalty",
-         "while-answering"])
-def test_a_saved_log_with_a_reveal_no_question_reached_is_damaged(log, asked):
+def test_a_saved_log_with_a_reveal_no_question_reached_is_damaged():
     """A saved log that checks but holds a reveal where no question was waiting for one
     (between questions, with seats marked or a penalty; or while still answering) is
     damaged: power-up says so and starts a new game."""
-    after, lines = _powered_up_with(log, asked)
-    assert "the saved game is damaged: a new game starts" in lines, lines
-    assert (after.game.phase, after.game.positions) == ("idle", [0, 0, 0, 0])
+    for what, log, asked in (
+            ("seats 8, 9 right", [6, 1, 0, 0, 0], False),
+            ("seats 0 to 7 right", [6, 0, 1, 0, 0], False),
+            ("a challenger's penalty", [6, 0, 0, 3, 0], False),
+            ("a challenged's penalty", [6, 0, 0, 0, 3], False),
+            ("while answering", [6, 0, 0, 0, 0], True)):
+        after, lines = _powered_up_with(log, asked)
+        assert "the saved game is damaged: a new game starts" in lines, (what, lines)
+        assert (after.game.phase, after.game.positions) == ("idle", [0, 0, 0, 0]), what
 
 
 def test_an_older_firmwares_reveal_of_a_question_everyone_passed_still_resumes():
