@@ -298,6 +298,14 @@ def test_a_record_that_is_no_game_on_the_board_is_said_and_a_new_game_starts():
         assert "resumed" not in lines(after)
 
 
+def test_one_stray_byte_in_an_erased_nvm_is_said_as_foreign_data():
+    """Nothing saved, but one byte of the nvm is not erased (0x00 at the start: another
+    program's): power-up says the nvm holds no valid saved game."""
+    sim = Sim(players=4)
+    sim.nvm.mem[0] = 0
+    assert_a_new_game(power_up(sim), FOREIGN)
+
+
 def test_a_board_with_no_nvm_says_a_power_cut_loses_the_game(monkeypatch):
     """A build whose CircuitPython has no ``microcontroller.nvm`` (None): the board says
     it has nowhere to save, flashes purple, and starts the game."""

@@ -8,7 +8,7 @@ back at power-up (qiklaxon/restore.py); tools/simboard/flashsim.py is each chip'
 
 import pytest
 
-from flashsim import FlashSim
+from flashsim import FlashSim, PowerCut
 from harness import Sim
 from qiklaxon import layout as Y
 from qiklaxon import restore
@@ -93,9 +93,10 @@ def test_a_picos_log_erases_its_sector_only_when_the_next_save_does_not_fit(rebo
         assert erased == (used + size > SECTOR), (used, size, erased)
 
 
-def test_a_save_that_ends_at_the_sectors_last_byte_resumes():
-    """Saves of a game with nothing in its log (47 bytes each), then one of a game whose
-    record ends exactly at the sector's last byte: power-up resumes that last one."""
+def _nearly_full(over):
+    """A Pico's sector holding saves of a game with nothing in its log (47 bytes each)
+    until less than two are left, and a game whose record is ``over`` bytes more than
+    what is left (0: it ends at the sector's last byte). Returns (nvm, old, new)."""
     flash = FlashSim("rp2040")
     old = Game(4)
     old.core.j = restore.find(flash, True)[0]
@@ -104,13 +105,80 @@ def test_a_save_that_ends_at_the_sectors_last_byte_resumes():
         old.core.save()
     tail = old.core.j[Y.J_TAIL]
     new = Game(4)
-    while Y.R_MORE + Y.BODY_LOG + new.core.n < SECTOR - tail:  # a byte an action:
+    while empty + new.core.n < SECTOR - tail + over:  # a byte an action:
         new.ask() if new.phase == "idle" else new.pass_()  # questions everyone passes
-    assert tail + Y.R_MORE + Y.BODY_LOG + new.core.n == SECTOR
+    assert tail + empty + new.core.n == SECTOR + over
     new.core.j = restore.find(flash, True)[0]
+    return flash, old, new
+
+
+def test_a_save_that_ends_at_the_sectors_last_byte_resumes():
+    """Saves of a game with nothing in its log, then one of a game whose record ends
+    exactly at the sector's last byte: no erase, and power-up resumes that last one."""
+    flash, old, new = _nearly_full(0)
     new.core.save()
     assert flash.erases == [0] and flash.mem[-1] == 0  # it ends at the last byte
     assert state(reboot(flash, "rp2040")) == state(new.core) != state(old.core)
+
+
+@pytest.mark.parametrize("over", [1, 13])
+def test_a_save_a_few_bytes_too_long_for_the_sectors_rest_erases_it_first(over):
+    """The next record does not fit in what is left, by a byte or a few: the sector is
+    erased and the record written at its start; power-up resumes it."""
+    flash, old, new = _nearly_full(over)
+    new.core.save()
+    assert flash.erases == [1] and new.core.j[Y.J_AT] == 0
+    assert state(reboot(flash, "rp2040")) == state(new.core) != state(old.core)
+
+
+@pytest.mark.parametrize("act", [1, 2])
+def test_after_a_power_up_the_next_save_appends_and_erases_nothing(act):
+    """A save (its record ending at an odd or an even byte), the power off and on, then
+    another save: it goes after the first, in the erased tail, with no erase."""
+    flash = FlashSim("rp2040")
+    g = Game(4)
+    g.core.j = restore.find(flash, True)[0]
+    for i in range(act):
+        _act(g, i)
+    g.core.save()
+    g.core.j = restore.find(flash, True)[0]
+    _act(g, act)
+    g.core.save()
+    assert flash.erases == [0] and state(reboot(flash, "rp2040")) == state(g.core)
+
+
+def test_a_picos_saves_across_power_ups_append_to_its_log():
+    """On the board: an action and its save, switched off and on, three times: each
+    power-up resumes the last, and the flash sector is never erased (the board reads
+    its nvm as the log it is)."""
+    sim = Sim(players=4, board_name="pico")
+    for question in range(3):
+        sim.run_until_ms(10)
+        sim.game.ask() if sim.game.phase == "idle" else sim.game.pass_()
+        sim.device.r.save()
+        want = state(sim.device.r)
+        sim = Sim(players=4, board_name="pico", nvm=sim.nvm)
+        assert state(sim.device.r) == want, question
+    assert sim.nvm.erases == [0]
+
+
+def test_ping_pong_a_save_cut_after_a_power_up_keeps_the_game_saved_before():
+    """The Bluefruit's two halves: a save, the power off and on, then the next save cut
+    by the power part-way: power-up resumes the first save (the cut save went to the
+    other half)."""
+    flash = FlashSim("nrf52840")
+    g = Game(4)
+    g.core.j = restore.find(flash, False)[0]
+    g.ask()
+    g.core.save()
+    first = state(g.core)
+    g.core.j = restore.find(flash, False)[0]
+    g.answer()
+    flash.cut_after(0)  # the power goes during the save's first operation
+    with pytest.raises(PowerCut):
+        g.core.save()
+    flash.cut_after(None)
+    assert state(reboot(flash, "nrf52840")) == first
 
 
 def test_going_to_sleep_writes_no_save_when_nothing_changed_since_the_last():
