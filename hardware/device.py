@@ -6,8 +6,8 @@ B are sampled on the first even pass at least 3 ticks after their last
 sample (2 to 5 ms apart at any pass time up to 1 ms), and a level two
 samples agree on is taken, so a press or a gap of 10 ms always counts;
 every eighth pass also follows the sound and draws the lights; the chores
-(the watchdog, sleeping, saving, recovering from a fault) run every 256th
-pass.
+(the watchdog, sleeping, saving, recovering from a fault, the whole state for
+a host that asks) run every 256th pass.
 
 The Klaxon's press is its contact read closed at a pass ``QK_GLITCH_MS`` + 1
 ticks or more after it was first seen closed, with no open stretch that long
@@ -154,6 +154,7 @@ _OV_UNDO = const(0)
 _OV_REVEAL = const(1)
 _OV_ENTRY = const(2)
 _OV_OVER = const(3)
+_OV_SAVE = const(4)
 
 
 class Device:
@@ -247,9 +248,17 @@ class Device:
                 self.draw(n)
             if s:
                 return
-            # the chores, every 256th pass: the watchdog, sleeping, saving, a fault's end
+            # the chores, every 256th pass: the watchdog, the host, sleeping, saving, a fault's end
             if p[_WD]:
                 p[_WD].feed()
+            import supervisor
+
+            if supervisor.runtime.serial_bytes_available:  # a byte from the host asks for
+                import sys  # the whole state (a byte a chores pass): qiklaxon/save.py's
+
+                sys.stdin.read(1)  # tell() prints it; a pure Klaxon says "state" alone
+                r = self.r
+                r.more(_OV_SAVE).tell(r) if r else print("state")
             if p[_SLEEP] and not f[_STUCK] and f[_CUR] == _NONE and ticks_diff(
                     n, t[_LAST]) >= t[_IDLE]:
                 p[_SLEEP](self, n)  # deep sleep until the Klaxon (hardware/power.py)
