@@ -58,14 +58,17 @@ def find():
 class Browser:
     """web/ served on a free port of 127.0.0.1, and one headless Chromium on it."""
 
-    def __init__(self, width=1280, height=800):
+    def __init__(self, width=1280, height=800, serial=None):
+        """``serial``: a port the server reads as ``tools/dev.py web --serial`` does (the
+        page is then that board's scoreboard)."""
         chromium, driver = find()
         from selenium import webdriver
         from selenium.webdriver.chrome.service import Service
 
         web.install()
         web.stage()
-        self.httpd = web.server(0)
+        self.bridge = web.SerialBridge(serial).start() if serial else None
+        self.httpd = web.server(0, bridge=self.bridge)
         self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
         self.thread.start()
         self.base = "http://127.0.0.1:%d/" % self.httpd.server_port
@@ -80,6 +83,8 @@ class Browser:
             self.d = webdriver.Chrome(service=Service(driver), options=opts)
         except Exception:
             self.httpd.shutdown()
+            if self.bridge:
+                self.bridge.stop()
             shutil.rmtree(self.profile, ignore_errors=True)
             raise
 
@@ -93,6 +98,8 @@ class Browser:
         try:
             self.d.quit()
         finally:
+            if self.bridge:
+                self.bridge.stop()
             self.httpd.shutdown()
             self.httpd.server_close()
             shutil.rmtree(self.profile, ignore_errors=True)
