@@ -159,6 +159,7 @@ class Scoreboard:
         sound name or None). The event is tools/events.py's; ``console``: a line it does
         not know, shown as it came, which changes nothing."""
         text = clean(line)
+        now_ms = int(now_ms)
         self.lines += 1
         name, f = events.parse(text)
         before = self.pending  # the event whose "at" line this may be ("at": the game over)
