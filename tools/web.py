@@ -3,6 +3,7 @@
 
     python3 tools/dev.py web [--port N] [--no-open]   # serve it on 127.0.0.1
     python3 tools/dev.py web --serial PORT            # ... the scoreboard of a real board
+    python3 tools/dev.py web --serial PORT --host 0.0.0.0   # ... also for a tablet or TV
     python3 tools/dev.py web --publish DIR            # a static copy for any web host
 
 The page (web/index.html, app.js, page.py) runs the unedited device files on
@@ -408,18 +409,22 @@ class Handler(http.server.SimpleHTTPRequestHandler):
             self.bridge.forget(q)
 
 
-def server(port=0, folder=WEB, bridge=None):
-    """A started-to-be server of ``folder`` on 127.0.0.1 (port 0: any free one); with
+def server(port=0, folder=WEB, bridge=None, host="127.0.0.1"):
+    """A started-to-be server of ``folder`` on ``host`` (port 0: any free one); with
     ``bridge`` (a SerialBridge), a real board's console too."""
     handler = type("Served", (Handler,), {"bridge": bridge})
     return http.server.ThreadingHTTPServer(
-        ("127.0.0.1", port), functools.partial(handler, directory=folder))
+        (host, port), functools.partial(handler, directory=folder))
 
 
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="tools/dev.py web", description=__doc__.split("\n")[0])
     ap.add_argument("--port", type=int, default=8008, help="port on 127.0.0.1 (default 8008)")
     ap.add_argument("--publish", metavar="DIR", help="write a static copy to DIR and exit")
+    ap.add_argument("--host", default="127.0.0.1",
+                    help="the address to serve on (default 127.0.0.1: this computer only; "
+                         "0.0.0.0: also a tablet or TV on this network, to show --serial's "
+                         "scoreboard)")
     ap.add_argument("--serial", metavar="PORT",
                     help="the scoreboard of a real board: read its console on PORT "
                          "(/dev/ttyACM0, /dev/cu.usbmodem..., COM3)")
@@ -454,20 +459,24 @@ def main(argv=None):
         return 130
     bridge = SerialBridge(args.serial).start() if args.serial else None
     try:
-        httpd = server(args.port, bridge=bridge)
-    except OSError as e:
-        print("web: cannot serve on 127.0.0.1:%d (%s); try --port" % (args.port, e.strerror),
-              file=sys.stderr)
+        httpd = server(args.port, bridge=bridge, host=args.host)
+    except (OSError, OverflowError) as e:
+        print("web: cannot serve on %s:%d (%s); try --port, or --host 127.0.0.1" % (
+            args.host, args.port, getattr(e, "strerror", None) or e), file=sys.stderr)
         if bridge:
             bridge.stop()
         return 2
+    where = "http://%s:%d/" % ("127.0.0.1" if args.host in ("", "0.0.0.0", "::")
+                                else args.host, httpd.server_port)
+    if args.host in ("", "0.0.0.0", "::"):
+        where += " (on this computer; elsewhere on this network, its address, port %d)" % (
+            httpd.server_port)
     try:
         if bridge:
-            print("QI Klaxon scoreboard of the board on %s: http://127.0.0.1:%d/  (Ctrl-C "
-                  "stops)" % (args.serial, httpd.server_port), flush=True)
+            print("QI Klaxon scoreboard of the board on %s: %s  (Ctrl-C stops)" % (
+                args.serial, where), flush=True)
         else:
-            print("QI Klaxon in a browser: http://127.0.0.1:%d/  (Ctrl-C stops)"
-                  % httpd.server_port, flush=True)
+            print("QI Klaxon in a browser: %s  (Ctrl-C stops)" % where, flush=True)
         httpd.serve_forever()
     except KeyboardInterrupt:  # Ctrl-C: the server stops, no traceback
         pass
