@@ -40,6 +40,7 @@ def follow(sim, end_ms, join_ms=0, step_ms=4):
         t = 0
         while t <= end_ms:
             sim.run_until_ms(t)
+            t = max(t, sim.now_ms)  # (a board waking from deep sleep: its clock jumps on)
             if seen is None and t >= join_ms:
                 seen = len(sim.events)  # what was printed before it joined, it never sees
             if seen is not None:
@@ -299,3 +300,32 @@ def test_a_fault_shows_purple_and_its_end_asks_again():
     board.feed("fault cleared: the referee is back")
     assert board.need and board.view()["fault"] is None
     assert L.NONE == 255
+
+
+def test_a_word_it_does_not_follow_asks_rather_than_guesses(monkeypatch):
+    """A word tools/events.py reads but the scoreboard does not follow (a newer firmware's):
+    no sound, nothing changed, and the page asks the board where the game is now."""
+    board = scoreboard.Scoreboard()
+    board.feed("state " + " ".join(str(x) for x in [4, 0, 0, 255, 255, 255, 255, 0, 0] +
+                                   [0] * 10 + [0] * 7 + [0, 0, 0, 0]))
+    before = board.table()
+    monkeypatch.setitem(E._WORDS, "newword", "newword")
+    assert board.feed("newword") == ("newword", {}, None)
+    assert board.table() == before and board.need
+
+
+def test_a_board_that_sleeps_and_wakes_is_followed():
+    """QK_SLEEP_MIN = 1: a minute after the last press the board says it sleeps (the page
+    says so); the Klaxon wakes it, it resumes its saved game and that press counts: the
+    scoreboard asks again and holds the harness's game, the waking Klaxon's included."""
+    sim = harness.Sim(players=4, settings="QK_SLEEP_MIN = 1\n")
+    for t, pressed, control in scenario.taps("100 b\n700 a\n66000 klaxon 200\n69000 b 900"):
+        sim.level(control, t * 1000, pressed)
+    board, watch, fed, asks = follow(sim, 71000, step_ms=20)
+    said = [line for _, line in sim.events]
+    assert any(x.startswith("sleeping") for x in said) and "resumed" in said
+    assert said[said.index("resumed") + 2] == "klaxon 2 1"  # the waking press counted
+    assert len(asks) == 3  # connecting, after the resume, and after the undo (of the
+    explained(sim, fed, asks)  # Klaxon: before the state it saw)
+    assert check(sim, watch, fed) >= 4
+    assert not board.need and board.view()["phase"] == "answering"
