@@ -654,3 +654,17 @@ def test_the_scoreboard_read_by_web_serial(game):
         assert pull_and_plug(b, port, lines, sim) == 2
         assert b.js("return qkPort.opens") == 2
         assert device_trace(b)[-1][1] == watch.marks[-1][1]
+
+
+def test_connect_a_board_without_web_serial_says_what_to_run(chromium):
+    """A browser with no Web Serial (Firefox, Safari): "Connect a board" says to run the
+    server with --serial, and the page's own board goes on."""
+    b = chromium
+    b.open("?seed=1")
+    b.js("Object.defineProperty(navigator, 'serial', {value: undefined, configurable: true})")
+    b.d.find_element("id", "connect").click()
+    help_text = b.js("return document.getElementById('connect-help').textContent")
+    assert "--serial PORT" in help_text and "Chrome" in help_text
+    assert b.js("return qk.mode") is None
+    play(b, [("b", 0.08, 0.3)])
+    assert b.trace()["state"]["phase"] == "answering"

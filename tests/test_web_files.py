@@ -220,32 +220,37 @@ def _pty_link(folder):
     return master, link
 
 
-def _events(url, want, timeout=5.0):
-    """Read server-sent events from ``url`` until ``want(messages)``: the messages."""
-    import queue
+class _Listener:
+    """A page listening to ``serial/events``: ``until(want)`` reads messages until
+    ``want(messages)`` (or 5 s), and returns them all."""
 
-    got = queue.Queue()
+    def __init__(self, url):
+        import queue
 
-    def read():
+        self.got = queue.Queue()
+        self.seen = []
+        threading.Thread(target=self._read, args=(url,), daemon=True).start()
+
+    def _read(self, url):
         try:
-            with URLOPEN(url, timeout=timeout) as r:
+            with URLOPEN(url, timeout=10) as r:
                 for raw in r:
                     if raw.startswith(b"data: "):
-                        got.put(json.loads(raw[6:]))
+                        self.got.put(json.loads(raw[6:]))
         except Exception:
             pass
 
-    threading.Thread(target=read, daemon=True).start()
-    out = []
-    import time
+    def until(self, want, timeout=5.0):
+        import queue
+        import time
 
-    end = time.monotonic() + timeout
-    while time.monotonic() < end and not want(out):
-        try:
-            out.append(got.get(timeout=0.05))
-        except queue.Empty:
-            pass
-    return out
+        end = time.monotonic() + timeout
+        while time.monotonic() < end and not want(self.seen):
+            try:
+                self.seen.append(self.got.get(timeout=0.05))
+            except queue.Empty:
+                pass
+        return self.seen
 
 
 def test_the_server_reads_a_board_s_port_line_by_line_and_asks_it_with_one_byte(tmp_path):
@@ -265,9 +270,11 @@ def test_the_server_reads_a_board_s_port_line_by_line_and_asks_it_with_one_byte(
             time.sleep(0.02)
         with URLOPEN(base + "serial") as r:
             assert json.load(r)["connected"] is True
+        page = _Listener(base + "serial/events")
+        assert page.until(lambda m: m)[0]["kind"] == "status"  # (listening: the status first)
         before = time.time() * 1000
         os.write(master, b"\x1b]0;code.py\x1b\\new\r\nat 0 0 0 0\r\nklax")
-        got = _events(base + "serial/events", lambda m: len(m) >= 3)
+        got = page.until(lambda m: len(m) >= 3)
         assert got[0]["kind"] == "status" and got[0]["connected"]
         assert [m["text"] for m in got[1:3]] == ["\x1b]0;code.py\x1b\\new\r", "at 0 0 0 0\r"]
         assert before <= got[1]["t"] <= time.time() * 1000
@@ -277,9 +284,9 @@ def test_the_server_reads_a_board_s_port_line_by_line_and_asks_it_with_one_byte(
         time.sleep(0.2)
         assert os.read(master, 100) == b"\n"  # one byte, nothing else
         os.close(master)  # the cable pulled out: the partial line goes, then the status
-        got = _events(base + "serial/events", lambda m: any(
-            x["kind"] == "status" and not x["connected"] for x in m))
-        assert any(not m.get("connected", True) for m in got)
+        got = page.until(lambda m: any(x["kind"] == "status" and not x["connected"] for x in m))
+        assert [m["text"] for m in got if m["kind"] == "line"][-1] == "klax"
+        assert not got[-1]["connected"] and "plug" in got[-1]["why"]
         master, link = _pty_link(tmp_path)  # plugged back in (a new tty, the same name)
         end = time.monotonic() + 5
         while not bridge.status["connected"] and time.monotonic() < end:

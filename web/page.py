@@ -72,7 +72,6 @@ _seed = [1]  # the die's seed
 _coarse = [0]  # quiet passes taken to catch up (the trace then differs from the harness)
 MIN_LEVEL_US = 30000  # a press or a gap between presses lasts at least this long (level())
 _last_level = {}  # control -> (time, pressed) of the last level the page's buttons set
-PHASES = ("idle", "answering", "reveal", "over")
 NP_BOARD = scoreboard.NP  # the scoreboard's ring: a Circuit Playground's
 
 

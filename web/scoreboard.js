@@ -36,6 +36,8 @@ export function startBoard(ctx, source) {
   };
   window.qk.board = sb;
   let logFirst = 0;
+  let drawn = -1e9; // the ring last drawn (performance.now())
+  let dirty = true; // ... and a line came since
   let waiting = null; // the ask not answered yet (performance.now())
   let current = null; // the sound playing: {name, start, end} (performance.now() ms)
   let after = null; // the sound waiting for the klaxon to end (the board's one voice)
@@ -93,6 +95,7 @@ export function startBoard(ctx, source) {
     const rec = { text, read: read ?? shown, shown, sound: started === null ? null : epoch(started) };
     keep(sb.lines, rec);
     keep(sb.trace, [text, out.table]);
+    dirty = true;
     requestAnimationFrame(() => { rec.frame = epoch(performance.now()); });
     if (out.need) ask();
     latency();
@@ -112,13 +115,13 @@ export function startBoard(ctx, source) {
   }
 
   function latency() {
-    const xs = sb.lines.filter((r) => r.read).map((r) => Math.max(r.shown, r.sound || 0) - r.read)
+    const xs = sb.lines.slice(-200).map((r) => Math.max(r.shown, r.sound || 0) - r.read)
       .sort((a, b) => a - b);
     if (!xs.length) return;
     const m = xs[Math.floor((xs.length - 1) / 2)];
     $("latency").textContent = `Console line\u2192scoreboard and sound: ${m.toFixed(1)} ms ` +
-      `(median of ${xs.length} lines, from when the ${source.name === "web serial" ? "page" :
-        "server"} read each)`;
+      `(median of the last ${xs.length} lines, from when the ${source.name === "web serial" ?
+        "page" : "server"} read each)`;
   }
 
   // ------------------------------------------------------------ what it shows
@@ -207,8 +210,15 @@ export function startBoard(ctx, source) {
     if (entries.length) log.scrollTop = log.scrollHeight;
   }
 
+  // The ring, drawn by the board's own code: after a line, and every 64 ms for its blinks
+  // (the board steps them every 128 ms), not at every frame (the VM has lines to read).
   function ring() {
-    ctx.drawRing(JSON.parse(py.board_ring(Math.round(performance.now()))));
+    const now = performance.now();
+    if (dirty || now - drawn >= 64) {
+      ctx.drawRing(JSON.parse(py.board_ring(Math.round(now))));
+      drawn = now;
+      dirty = false;
+    }
     requestAnimationFrame(ring);
   }
 
