@@ -161,6 +161,8 @@ class Scoreboard:
         text = clean(line)
         now_ms = int(now_ms)
         self.lines += 1
+        if not text:  # (a blank line, or only the status bar: nothing, not even a break)
+            return "console", {"line": ""}, None
         name, f = events.parse(text)
         before = self.pending  # the event whose "at" line this may be ("at": the game over)
         self.pending = None
@@ -176,8 +178,7 @@ class Scoreboard:
         if sound == "blip" or sound == "klaxon" and "challenger" in f:  # a press taken:
             self.f[L.DICE] = name == "roll"  # the ring shows a roll until the next one
             self.t[L.DT] = now_ms & L.TICKS
-        if name != "console" or text:
-            self._log(now_ms, name, f)
+        self._log(now_ms, name, f)
         return name, f, sound
 
     def _sane(self, name, f, before):
