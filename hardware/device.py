@@ -65,7 +65,9 @@ _B_KEYS = const(2)  # its ladder of keys
 _SOUND_KLAXON = const(0)
 _SOUND_DENIED = const(1)
 _SOUND_BLIP = const(2)
-_SOUND_WAVE = const(3)  # the DAC's wave (None: a piezo)
+_SOUND_DONE = const(3)
+_SOUND_UNDONE = const(4)
+_SOUND_WAVE = const(5)  # the DAC's wave (None: a piezo)
 _NONE = const(255)  # no sound; a button up
 # Flags and small values (Device.f)
 _ARM = const(0)  # the Klaxon was released long enough: its next press counts
@@ -126,6 +128,7 @@ _VERMILLION = const(5)
 _SKY = const(6)
 _ORANGE = const(7)
 _PURPLE = const(8)
+_BLUE = const(9)
 # Patterns, in 128 ms steps of 8: the colour while lit, else the second colour
 _SLOW = const(1)  # 4 steps each
 _FAST = const(2)  # 1 step each
@@ -150,6 +153,10 @@ _NEW_PLAYERS = const(5)
 _KEY_DOWN = const(-1)
 _KEY_KLAXON = const(0)
 _KEY_A = const(1)
+_KEY_A_HELD = const(2)
+_KEY_A_2S = const(3)
+_UNDONE = const(2)  # what became of a key (Referee.key): taken back; 3 a position changed
+_TRY = const(2)  # ... the Klaxon's: a try before the game's first question
 _OV_UNDO = const(0)
 _OV_REVEAL = const(1)
 _OV_ENTRY = const(2)
@@ -332,29 +339,33 @@ class Device:
             if k:
                 return
         r = self.r
-        ok = 1
+        ok = _TRY  # no referee (a pure Klaxon, a fault): a plain klaxon
+        d = 0  # A between questions, nothing being entered: a roll (the ring shows it)
         if r and not f[_FAULT]:
+            d = k == _KEY_A and not (r.S[_PHASE] or r.u[_WHAT])
             try:
-                ok = r.key(k)
-            except Exception as e:
+                ok = r.key(k)  # 0 refused, 1 taken, 2 taken back, 3 a position changed;
+            except Exception as e:  # the Klaxon: 1 taken, 2 a try
                 ok = not k  # A or B: denied; the Klaxon sounds whatever happens
                 self.crash(e)
         elif k:  # a fault: A and B wait for the referee
             self.play(_SOUND_DENIED, n)
             return
-        else:
+        if not k and ok == _TRY:
             print("klaxon sounded")
-        self.play(_SOUND_BLIP if k and ok else _SOUND_DENIED if not ok else _SOUND_KLAXON, n)
+        # the Klaxon, or the buzz; A and B: the buzz, the blip, or the chime that tells a
+        # change the table must see (taken back, done) from a plain blip, with a flash
+        self.play(b"\x01\x02\x04\x03"[ok] if k else _SOUND_KLAXON if ok else _SOUND_DENIED, n)
         if ok:
-            if not k:
-                f[_FL] = _VERMILLION | _WHITE << 4
-                t[_FLT] = (n + (400 if r and not f[_FAULT] else 1200)) & _TICKS
+            if not k or ok > 1:
+                f[_FL] = (_BLUE if ok == _UNDONE else _GREEN) | _WHITE << 4 if k else \
+                    _VERMILLION | _WHITE << 4
+                t[_FLT] = (n + (400 if r and not f[_FAULT] or k else 1200)) & _TICKS
             if r:
                 f[_DUE] = 1
                 t[_SV] = (n + 1000) & _TICKS
-                # A taken between questions, nothing being entered: a roll; the ring shows it
-                f[_DICE] = k == _KEY_A and not r.S[_PHASE] and not r.u[_WHAT]
-                t[_DT] = n
+                f[_DICE] = d and not r.S[_PHASE]  # (a roll to the finish: the end shows)
+                t[_DT] = t[_FLT]  # (from when its flash is over)
         try:
             self.render()
         except Exception as e:
@@ -382,15 +393,23 @@ class Device:
                 f[_LV + i] = _NONE
                 f[_PV] = 0
                 self.press(keys[v], n)
-        elif v != _NONE and v + 1 < len(keys) and ticks_diff(n, t[_BT + i]) >= ms[v + 1]:
-            f[_LV + i] = v = v + 1  # held long enough for its next meaning: show it
-            # by key: orange slow (A held), sky fast (A held 2 s), grey (B), blue slow (B held),
-            # green fast (B held 2 s: the end), white fast (a new game, when it is over)
-            s = b"\x00\x00\x17\x26\x04\x19\x23"[keys[v]]
-            if s == _GREEN | _FAST << 4 and self.r and self.r.S[_PHASE] == _ENDED:
-                s = _WHITE | _FAST << 4
-            f[_PV] = s
-            self.render()
+        elif v != _NONE:  # held: its next meaning, once held long enough for it, and only
+            w = v + 1  # where it means something now (A held, A held long: between
+            r = self.r  # questions; A held: in a count, choosing a seat): elsewhere the
+            while w < len(keys) and ticks_diff(n, t[_BT + i]) >= ms[w]:  # press keeps the
+                k = keys[w]  # meaning it has, as a slow tap
+                if k > _KEY_A_2S or not (r.u[_WHAT] or r.S[_PHASE]) or k == _KEY_A_HELD and \
+                        0 < r.u[_WHAT] < _NEW_PLAYERS:
+                    f[_LV + i] = v = w  # show it: by key, orange slow (A held), sky fast (A
+                    # held long), grey (B), blue slow (B held), green fast (B held long: the
+                    # end), white fast (a game set up, when it is over or has not begun)
+                    s = b"\x00\x00\x17\x26\x04\x19\x23"[k]
+                    if s == _GREEN | _FAST << 4 and (r.S[_PHASE] == _ENDED or not r.S[_PHASE]
+                                                     and not any(r.S[_DID:])):
+                        s = _WHITE | _FAST << 4
+                    f[_PV] = s
+                    self.render()
+                w += 1
 
     def play(self, i, n):
         """Start sound ``i`` (0 klaxon, 1 denied, 2 blip); during the klaxon the others wait."""

@@ -56,7 +56,7 @@ _TICKS = const(0x1FFFFFFF)
 _NONE = const(255)
 _PURPLE = const(8)
 _B_IO = const(0)
-_SOUND_WAVE = const(3)
+_SOUND_WAVE = const(5)
 
 # The sounds as tone sweeps, for the builds that play tones rather than WAV files:
 # the Pico's piezo (``pwmio``) and the Circuit Playground Express, whose 16 KB heap
@@ -68,11 +68,14 @@ _SOUND_WAVE = const(3)
 # in tens of ms. They are the WAV files' own segments (tools/synth.py's SEGMENTS),
 # rounded, each glide made linear: ``python3 tools/synth.py --tones`` prints them, and
 # tests/test_one_klaxon.py holds this copy to it. The klaxon is two rising blasts
-# (190 -> 430 Hz, then held, sagging to 415 Hz).
+# (190 -> 430 Hz, then held, sagging to 415 Hz); done and undone, two notes rising and
+# falling, confirm what changed a position or took something back.
 TONES = (
     b"\x13\x2b\x26\x2b\x2a\x14\x00\x00\x06\x13\x2b\x26\x2b\x2a\x14\x00\x00\x06",  # klaxon
     b"\x0f\x0f\x0c\x00\x00\x05\x0b\x0b\x16",  # denied
     b"\xb4\xb4\x04",  # blip
+    b"\x58\x58\x09\x00\x00\x03\x84\x84\x10",  # done
+    b"\x63\x63\x09\x00\x00\x03\x42\x42\x10",  # undone
 )
 
 
@@ -188,13 +191,13 @@ def start(p):
 
 
 def wavs():
-    """The klaxon, denied and blip sounds as WAV samples sharing one streaming buffer
+    """The klaxon, denied, blip, done and undone sounds as WAV samples sharing one streaming buffer
     (one sound plays at a time); a missing or bad file is silent, and says so."""
     import audiocore
 
     b = bytearray(256)
     snd = []
-    for i in ("klaxon", "denied", "blip"):
+    for i in ("klaxon", "denied", "blip", "done", "undone"):
         try:
             snd.append(audiocore.WaveFile(open("sounds/%s.wav" % i, "rb"), b))
         except (OSError, ValueError) as e:

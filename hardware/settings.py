@@ -34,7 +34,7 @@ KEYS = (
     ("QK_AUDIO", "", 1, 0),
     ("QK_GLITCH_MS", 2, 1, 5),
     ("QK_REARM_MS", 30, 10, 500),
-    ("QK_LONG_MS", 700, 300, 1500),
+    ("QK_LONG_MS", 1500, 1200, 3000),
     ("QK_STUCK_S", 10, 2, 120),
     ("QK_SLEEP_MIN", 15, 0, 240),
     ("QK_PIXELS_CCW", -1, -1, 1),

@@ -155,13 +155,12 @@ def buttons(board, prof, v):
     if k is None:
         raise RuntimeError("no Klaxon button pin: set QK_PIN_KLAXON in settings.toml")
     # Each button's ladder of keys and when each is reached (ms held): two buttons,
-    # or one button that does everything (one step more at every QK_LONG_MS)
+    # or one button that does everything, one step more at every QK_LONG_MS (over a
+    # second: a press held up to a second is a tap, on every build)
     n = v[_QK_LONG_MS]
-    b = []  # (the keys by number: 1 A, 2 A held, 3 A held 2 s, 4 B, 5 B held, 6 B held 2 s)
+    n = (0, n, 2 * n, 3 * n, 4 * n, 5 * n)
+    b = []  # (the keys by number: 1 A, 2 A held, 3 A held long, 4 B, 5 B held, 6 B held long)
     for i in keys:
-        if len(keys) == 1:
-            b.append(i[:2] + (b"\x01\x04\x05\x02\x06\x03", (0, n, 2 * n, 3 * n, max(4 * n, 2000),
-                                                          max(5 * n, 2000 + n))))
-        else:
-            b.append(i[:2] + (b"\x04\x05\x06" if b else b"\x01\x02\x03", (0, n, max(2 * n, 2000))))
+        b.append(i[:2] + ((b"\x01\x04\x05\x02\x06\x03", n) if len(keys) == 1 else
+                          (b"\x04\x05\x06" if b else b"\x01\x02\x03", n[:3])))
     return k, kp, b, bad

@@ -15,3 +15,30 @@ for p in (os.path.join(ROOT, "tools"), os.path.join(ROOT, "lib"),
 sys.path.append(ROOT)
 os.environ["BLINKA_OS_AGNOSTIC"] = "1"
 os.chdir(ROOT)  # the firmware opens sounds/ relative to the drive's root, as on the board
+
+# Per-test timeouts (pytest-timeout): a test that hangs (a firmware loop that never ends)
+# fails in its own time, never the whole run. The lanes that run another VM take minutes
+# a test; the host suite's slowest take seconds (a loaded CI machine: tens of seconds).
+# ``--timeout`` on the command line overrides them all; a test's own mark overrides this.
+TIMEOUT_S = 120
+LANE_TIMEOUT_S = {"test_vm.py": 900, "test_cp.py": 900, "test_pico.py": 1800,
+                  "test_web.py": 900, "test_fresh_clone.py": 900, "test_deploy.py": 600}
+
+
+def pytest_collection_modifyitems(config, items):
+    import pytest
+
+    if config.getoption("timeout", None):
+        return
+    for item in items:
+        if item.get_closest_marker("timeout") is None:
+            item.add_marker(pytest.mark.timeout(
+                LANE_TIMEOUT_S.get(os.path.basename(str(item.fspath)), TIMEOUT_S)))
+
+
+def pytest_configure(config):
+    """tools/mutants.py's map (coverage per test) or its run of the mutants, when it asks."""
+    if os.environ.get("QK_MUTANTS_MAP") or os.environ.get("QK_MUTANTS_JOB"):
+        import mutants
+
+        mutants.configure(config)

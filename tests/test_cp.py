@@ -106,10 +106,10 @@ def test_a_whole_game_fits_the_express_in_every_layout(drives):
     Klaxon in it: at most 14.5 KB in each of 16 layouts (objects of odd sizes held
     before code.py, and freed before it to leave holes), and the console is the
     harness's in every one of them (Drive.need compares each run's lines)."""
-    expect = harness_lines("cpx", "", scenario.GAME, 28000)
+    expect = harness_lines("cpx", "", scenario.GAME, scenario.GAME_MS)
     words = {line.split()[1] for line in expect}
     assert {"penalty", "undo", "move", "end", "new", "klaxon"} <= words
-    need, per_layout, names = drives("cpx").need(scenario.taps(scenario.GAME), 28000, expect)
+    need, per_layout, names = drives("cpx").need(scenario.taps(scenario.GAME), scenario.GAME_MS, expect)
     print("Express whole game", need, "bytes; per layout", per_layout, "; names", names)
     assert need <= EXPRESS_GAME_BUDGET, "a whole game needs %d bytes (%s), over %d" % (
         need, per_layout, EXPRESS_GAME_BUDGET)
@@ -162,8 +162,8 @@ def test_out_of_memory_restarts_on_a_fresh_heap_and_resumes_where_it_was(drives)
 
     d = drives("cpx")
     steps = scenario.taps(scenario.GAME)
-    high = smallest_heap(d, steps, 28000)  # the smallest heap that plays the whole game
-    lines, _, out, _ = d.run(steps, 28000, heap=high - 256)
+    high = smallest_heap(d, steps, scenario.GAME_MS)  # the smallest heap that plays the whole game
+    lines, _, out, _ = d.run(steps, scenario.GAME_MS, heap=high - 256)
     assert "Traceback" not in out, out[-2000:]
     said = [line.split(" ", 1) for line in lines]
     fault = [int(t) for t, text in said if text.startswith("fault: the referee failed: Memory")]
@@ -175,7 +175,7 @@ def test_out_of_memory_restarts_on_a_fresh_heap_and_resumes_where_it_was(drives)
     assert not fault or 5000 <= restart[0] - fault[0] <= 8000, (fault, restart)
     saved = d.nvm
     rest = [(t - d.reload_ms, down, c) for t, down, c in steps if t > d.reload_ms]
-    end = 28000 - d.reload_ms
+    end = scenario.GAME_MS - d.reload_ms
     again, _, out, ok = d.run(rest, end, heap=high - 256, nvm=saved)  # code.py, fresh heap
     assert_clean(out, ok)
     assert again[0] == "0 resumed"
@@ -215,18 +215,18 @@ def test_out_of_memory_never_leaves_the_express_a_pure_klaxon_for_good(drives):
     the save itself could not load and the restart never came)."""
     d = drives("cpx")
     steps = scenario.taps(scenario.GAME)
-    high = smallest_heap(d, steps, 28000)
+    high = smallest_heap(d, steps, scenario.GAME_MS)
     restarts = 0
     for pad in (cpvm.LAYOUTS[0], cpvm.LAYOUTS[-1]):
         # start-up and a press, in this layout: below it nothing can run (layouts differ by
         # a few hundred bytes here: the last needs ~330 B more than the first)
         start = smallest_heap(d, steps, 1000, pad)
         for heap in range(high - 64, start + 256, -128):
-            lines, _, out, ok = d.run(steps, 28000, heap=heap, pad=pad)
+            lines, _, out, ok = d.run(steps, scenario.GAME_MS, heap=heap, pad=pad)
             assert "Traceback" not in out and "cannot start" not in out, (heap, pad, out[-1500:])
             fault = [int(line.split()[0]) for line in lines if " fault: the referee" in line
                      or line.endswith(" klaxon sounded")]
-            if fault and fault[0] < 28000 - 8000:  # (time enough for the restart)
+            if fault and fault[0] < scenario.GAME_MS - 8000:  # (time enough for the restart)
                 assert d.reload_ms is not None, (heap, pad, lines)
                 restarts += 1
     assert restarts  # (the heaps were small enough to matter)

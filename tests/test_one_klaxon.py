@@ -11,6 +11,7 @@ import sys
 import pytest
 
 import hardware.device as D
+import scenario
 import synth
 from harness import ROOT, Sim
 from hardware import outputs
@@ -21,7 +22,7 @@ STEP_S = 0.020  # the device re-pitches a sweep at most every 20 ms (hardware/de
 
 def test_the_firmwares_tone_sweeps_are_the_synths():
     assert outputs.TONES == synth.tones()
-    assert len(outputs.TONES) == len(synth.NAMES) == 3
+    assert len(outputs.TONES) == len(synth.NAMES) == 5
 
 
 def test_the_wav_files_are_what_the_synth_makes_of_the_same_segments():
@@ -63,19 +64,29 @@ def _heard(board, name):
     """[(ms since the sound started, Hz now (0: silent))] of sound ``name`` on ``board``'s
     tone output (the piezo's PWM frequency, or the DAC wave's rate / 16), every ms until
     it ends; and the ms it lasted (until the device called it over)."""
+    t = 90
     if name == "klaxon":
         sim = Sim(board_name=board, klaxon_only=True)
         sim.press("klaxon", 100, 100)
-    elif name == "denied":  # a Klaxon with no question: refused
-        sim = Sim(board_name=board, players=3)
-        sim.press("klaxon", 100, 100)
-    else:  # the QM asks: a blip
-        sim = Sim(board_name=board, players=3)
-        sim.tap("b", 100)
+    else:  # a referee: the QM asks (a blip), then the seat on the QM's left slams the
+        sim = Sim(board_name=board, players=3)  # Klaxon (nobody to challenge: refused),
+        sim.tap("b", 100)  # or holds B to undo the question (taken back), or the question
+        if name != "blip":  # is undone and the QM rolls (a position changed)
+            t = 500
+            if name == "denied":
+                sim.press("klaxon", 500, 100)
+            else:
+                hold = scenario.HOLDS["held"]
+                sim.press("b", 500, hold)
+                t = 500 + hold
+                if name == "done":
+                    t += 500
+                    sim.tap("a", t)
+            sim.run_until_ms(t - 10)
+            sim._sounds.clear()
     d = sim.device
     out = d.p[D._OUT]
-    wave = d.p[D._SND][3]
-    t = 90
+    wave = d.p[D._SND][D._SOUND_WAVE]
     while not sim.sounds():
         t += 1
         sim.run_until_ms(t)
@@ -128,3 +139,21 @@ def test_the_tone_builds_play_the_wavs_pitch_within_the_tolerances(board, name):
             assert abs(hz - want) <= tol, (ms, hz, want, tol)
         checked += 1
     assert checked > len(got) // 2  # most of the sound was held to the WAV
+
+
+def test_every_copy_of_the_sounds_names_is_the_synths():
+    """The sounds by number: tools/synth.py's NAMES is the source; the deploy's WAV list,
+    the harness, the page's two sides and the firmware's tone table follow it."""
+    import re
+
+    import deploy
+    import harness
+
+    assert deploy.SOUNDS == harness._NAMES == synth.NAMES
+    assert len(outputs.TONES) == len(synth.NAMES) == D._SOUND_WAVE
+    with open(os.path.join(ROOT, "web", "page.py")) as f:
+        page = re.search(r"^SOUNDS = \((.*?)\)", f.read(), re.M | re.S).group(1)
+    assert tuple(page.replace('"', "").split(", ")) == synth.NAMES
+    with open(os.path.join(ROOT, "web", "app.js")) as f:
+        js = re.search(r"^const SOUNDS = (\[.*?\]);", f.read(), re.M).group(1)
+    assert tuple(js[1:-1].replace('"', "").split(", ")) == synth.NAMES

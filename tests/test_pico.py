@@ -28,6 +28,7 @@ import pytest
 
 import events as E
 import pico
+import picobench
 import scenario
 import synth
 
@@ -53,7 +54,7 @@ TOLERANCE_MS = 25
 # A sound's first PWM duty > 0 on the board comes within this of the harness's sound
 # start (the same press's pass; the harness's pass is 1 ms)
 SOUND_MS = 10
-NAMES = ("klaxon", "denied", "blip")
+NAMES = synth.NAMES
 
 
 def _need():
@@ -112,15 +113,16 @@ def assert_same(pico_lines, sim_lines, tolerance=TOLERANCE_MS, start_ms=1):
 # answer, a pass, the Klaxon, the marks, counting back, the penalty (scenario.QUESTION)
 Q_SETTINGS = pico.settings_text("QK_PIXELS = 10\n", players=4)
 Q_STEPS = scenario.taps(scenario.QUESTION)
-Q_MS = 9000
+Q_MS = scenario.QUESTION_MS
 # The rest of scenario.GAME from the saved game after it: undo, marks again, a move
 # entered at the table, the end held, a new game of 5 players set up at the table, a
 # question of it. Both lanes start from the harness's saved game after QUESTION (the
 # flash model's bytes, which test_saved_game_is_the_harness_s_bytes holds to the
 # board's), so this runs beside QUESTION rather than after it.
 REST_FROM = 7600
-REST_STEPS = [(t - REST_FROM, p, c) for t, p, c in scenario.taps(scenario.GAME) if t >= 8000]
-REST_MS = 25800 - REST_FROM + 1500
+REST_STEPS = [(t - REST_FROM, p, c) for t, p, c in scenario.taps(scenario.GAME)
+              if t >= scenario.GAME_REST_MS]
+REST_MS = scenario.GAME_MS - REST_FROM
 
 
 def _question():
@@ -204,55 +206,7 @@ def test_saved_game_survives_a_reset(shared):
     assert r.restart.lines()[-1][1] == "at 0 3 0 -3"
 
 
-def _tone(i, d):
-    """The pitch (Hz) sound ``i`` has ``d`` ms after it starts, as hardware/device.py
-    step() computes it from TONES (0: a rest), None once it is over."""
-    s = TONES[i]
-    for k in range(0, len(s), 3):
-        if d < s[k + 2] * 10:
-            return 10 * s[k] + 10 * (s[k + 1] - s[k]) * d // (10 * s[k + 2]) if s[k] else 0
-        d -= s[k + 2] * 10
-    return None
-
-
-def check_sound(pwm, name, t0, t1, duty):
-    """The PWM configurations in [t0, t1) follow sound ``name`` from its start: each
-    pitch is the sweep's within 2% (the divider's rounding) at most 30 ms behind (the
-    sweep steps every 20 ms, on a pass that does the sound) or 5 ms ahead, ``duty`` %
-    while it sounds, 0 in its rests and after its end."""
-    i = NAMES.index(name)
-    total = sum(TONES[i][2::3]) * 10
-    seen = [(t, f, du) for t, f, du in pwm if t0 <= t < t1]
-    starts = [t for t, f, du in seen if du > 0]
-    assert starts, "no sound in [%d, %d)" % (t0, t1)
-    start = starts[0]
-    problems = []
-    for t, f, du in seen:
-        if t < start:
-            continue
-        d = t - start
-        # (up to 5 ms ahead: the sweep counts from the tick of the pass that started
-        # it, not from the PWM write, which may come a few ms of button sampling later)
-        want = [_tone(i, x) for x in range(max(0, int(d) - 30), int(d) + 6)]
-        if du > 0:
-            ok = abs(du - duty) < 0.01 and any(w and abs(f - w) / w < 0.02 for w in want)
-        else:
-            ok = any(not w for w in want)
-        if not ok:
-            problems.append("%.1f ms in: %.1f Hz duty %.2f%%, the sweep says %s" % (
-                d, f, du, sorted(set(want))))
-    assert not problems, "%s at %.1f:\n" % (name, start) + "\n".join(problems)
-    if start + total + 30 < t1:
-        assert [du for t, f, du in seen if t >= start][-1] == 0, "%s does not end" % name
-        # silent from its last sounding segment's end (a rest at the end changes nothing)
-        quiet = total
-        for k in range(len(TONES[i]) - 3, -1, -3):
-            if TONES[i][k]:
-                break
-            quiet -= TONES[i][k + 2] * 10
-        assert any(start + quiet - 5 <= t <= start + quiet + 30 and du == 0
-                   for t, f, du in seen), "%s ends late" % name
-    return start
+check_sound = pico.check_sound
 
 
 def test_piezo_plays_klaxon_buzz_and_blip_as_defined(shared):
@@ -261,7 +215,7 @@ def test_piezo_plays_klaxon_buzz_and_blip_as_defined(shared):
     r = shared("question", _question)
     sim = _harness_question()
     heard = sim.sounds()
-    assert {n for _, n in heard} == set(NAMES), heard
+    assert {"klaxon", "denied", "blip", "done"} <= {n for _, n in heard} <= set(NAMES), heard
     pwm = r.pwm()
     for k, (t, name) in enumerate(heard):
         t1 = heard[k + 1][0] - SOUND_MS if k + 1 < len(heard) else Q_MS  # (the next may be early)
@@ -269,17 +223,21 @@ def test_piezo_plays_klaxon_buzz_and_blip_as_defined(shared):
         assert abs(start - t) <= SOUND_MS, (name, start, t)
 
 
-def test_led_flashes_with_the_klaxon_only(shared):
+def test_led_flashes_with_the_klaxon_and_the_chimes_only(shared):
     """The LED (GP25) flashes with the Klaxon (on and off each 128 ms step, 400 ms in
-    referee mode), starting within a pass of the sound, and stays dark otherwise."""
+    referee mode), starting within a pass of the sound, and with the chime of the reveal
+    (a position changed), and stays dark otherwise."""
     r = shared("question", _question)
     led = [(t, v) for t, v in r.gpio(pico.LED) if t > 0]
     k = [t for t, s in r.lines() if s.startswith("klaxon")][0]
+    done = [t for t, s in r.lines() if s == "reveal"][0]
     ons = [t for t, v in led if v == 1]
-    assert ons and all(k - 5 <= t <= k + 400 for t in ons), (k, led)
-    assert ons[0] - k < 3
+    assert ons and all(k - 5 <= t <= k + 400 or done - 5 <= t <= done + 400 for t in ons), (
+        k, done, led)
+    # (the flash lights on the even 128 ms steps: the chime's may start a step later)
+    assert ons[0] - k < 3 and 0 <= min(t - done for t in ons if t > done - 5) < 131
     offs = [t for t, v in led if v == 0 and t > ons[0]]
-    assert offs and offs[-1] <= k + 400 + 130 and 2 <= len(ons) <= 4, led
+    assert offs and offs[-1] <= done + 400 + 130 and 4 <= len(ons) <= 8, led
 
 
 def test_pixels_show_each_seat_s_colour(shared):
@@ -734,6 +692,34 @@ def test_compactions_are_one_in_about_45_saves():
     gaps = [b - a for a, b in zip(at, at[1:])]
     print("\n%d saves, compactions at %s: one in %s saves" % (len(sv), at, gaps))
     assert len(sv) == 300 and 45 <= at[0] <= 55 and gaps and all(44 <= g <= 47 for g in gaps)
+
+
+# ------------------------------------------------------- the card-literal table's questions
+# The robot table of tests/test_card_robot.py (tools/robot.py), its questions played again
+# on the real firmware from where each began (the saved game), with the board's own dice:
+# ROBOT_QUESTIONS in the suite (QK_PICO_ROBOT to change it; the full bench plays 20).
+ROBOT_QUESTIONS = int(os.environ.get("QK_PICO_ROBOT", picobench.ROBOT_CI))
+
+
+def _robot_runs():
+    import robot
+
+    settings, questions, runs = robot.pico_runs(7, ROBOT_QUESTIONS)
+    return settings, questions, [(r.records, r.offset, r.wall) for r in runs]
+
+
+def test_a_card_literal_tables_questions_play_the_same_on_the_real_firmware(shared):
+    """Each question the robot table played on the simulated Pico, replayed press for press
+    on CircuitPython's real firmware from the saved game it began with: the board's
+    console, sounds and strip are the simulated board's given the same presses and the
+    board's own dice, and every question ends where the rules put every piece."""
+    import robot
+
+    settings, questions, runs = shared("robot", _robot_runs)
+    assert len(questions) == ROBOT_QUESTIONS >= 5
+    for k, (q, (records, offset, wall)) in enumerate(zip(questions, runs)):
+        problems = robot.pico_check(settings, q, pico.Run(records, offset, wall, None))
+        assert not problems, "question %d (%r):\n%s" % (k, q["plan"], "\n".join(problems[:12]))
 
 
 # ------------------------------------------------------- the whole state, for a scoreboard

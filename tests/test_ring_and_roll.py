@@ -12,6 +12,7 @@ Circuit Playground that is the pixel numbered one lower.
 
 import pytest
 
+import scenario
 from harness import Sim
 from qiklaxon import layout  # noqa: E402  (the slots' names)
 
@@ -50,7 +51,7 @@ def test_the_answering_seat_walks_clockwise_round_the_ring(board, settings, ccw)
 def frames(sim, until_ms, step_ms=32):
     """(pixels as colour initials, LED) every ``step_ms`` up to ``until_ms``."""
     out = []
-    t = sim.events[-1][0] if sim.events else 0
+    t = max(sim.events[-1][0] if sim.events else 0, sim.now_ms)
     while t < until_ms:
         t += step_ms
         sim.run_until_ms(t)
@@ -73,8 +74,11 @@ def shows(fs):
 
 
 def roll(sim, at_ms=300):
+    """A roll; returns (when, the dice) once its flash (the chime's) is over."""
     sim.tap("a", at_ms)
     sim.run_until_ms(at_ms + 150)
+    while sim.device.f[layout.FL]:
+        sim.run_for_ms(1)
     (t, f), = sim.named("roll")
     return t, f["dice"]
 
@@ -84,7 +88,7 @@ def test_the_ring_shows_red_white_blue_one_die_at_a_time_as_many_pixels_as_each(
         board, settings, ccw):
     sim = Sim(settings, board_name=board, players=4, seed=11)
     t, dice = roll(sim)
-    runs = [r for r in shows(frames(sim, t + 5200)) if r[0].strip(".")]
+    runs = [r for r in shows(frames(sim, sim.now_ms + 5000)) if r[0].strip(".")]
     np = 10
     places = [(-i % np if ccw else i) for i in range(np)]  # clockwise from pixel 0
     got = []
@@ -145,12 +149,14 @@ def test_the_roll_shows_until_the_question_is_asked(board, settings):
 def test_the_roll_stops_at_any_other_action_and_a_new_roll_shows_anew():
     sim = Sim(players=4, seed=9)
     t, dice = roll(sim)
-    sim.press("a", t + 500, 900)  # A held: miss a go (the QM's turn ends)
-    sim.run_until_ms(t + 1600)
+    sim.press("a", t + 500, scenario.HOLDS["held"])  # A held: miss a go (the QM's turn ends)
+    sim.run_until_ms(t + 2800)
     assert sim.named("miss_go")
     assert "r" not in "".join(p for p, _ in frames(sim, t + 6000))
     sim.tap("a", t + 6100)  # the next QM rolls
     sim.run_until_ms(t + 6300)
+    while sim.device.f[layout.FL]:  # (its chime's flash first)
+        sim.run_for_ms(1)
     (_, f) = sim.named("roll")[-1]
     first = [p for p, _ in frames(sim, t + 7200) if p.strip(".")]
     assert first and first[0].count("r") == f["dice"][0]

@@ -126,8 +126,8 @@ def test_decision_klaxon_after_only_passes_is_refused():
     g.pass_()
     g.pass_()
     assert g.klaxon() is None and g.refusal == rules.NOBODY_TO_CHALLENGE
-    g.pass_()
-    assert g.phase == "reveal"
+    g.pass_()  # everyone passed: nothing to reveal, the question is over, the dice pass left
+    assert g.phase == "idle" and g.qm == 1 and g.positions == [0, 0, 0, 0]
 
 
 @pytest.mark.parametrize(

@@ -391,27 +391,27 @@ def test_an_unknown_board_says_so(monkeypatch):
 
 # ------------------------------------------------------- the device: wiring
 def test_pin_b_none_unwires_b_and_a_alone_does_everything_by_how_long_it_is_held():
-    # QK_LONG_MS = 1000: A tap = A; A held 1 s = B tap; (2 s: undo; 3 s: A held; ...)
-    sim = Sim('QK_PIN_B = "none"\nQK_LONG_MS = 1000\n')
+    # QK_LONG_MS = 1200: A tap = A; A held 1.2 s = B tap; (2.4 s: undo; 3.6 s: A held; ...)
+    sim = Sim('QK_PIN_B = "none"\nQK_LONG_MS = 1200\n')
     assert errors(sim) == []
-    sim.press("a", 100, 800)  # shorter than QK_LONG_MS: a tap of A between questions: roll
+    sim.press("a", 100, 1000)  # shorter than QK_LONG_MS: a tap of A between questions: roll
     sim.run_until_ms(1300)
     assert [e for e in ("roll", "ask") if sim.named(e)] == ["roll"]
-    sim.press("a", 1500, 1100)  # held past QK_LONG_MS: B's tap: ask
-    sim.run_until_ms(2800)
+    sim.press("a", 1500, 1400)  # held past QK_LONG_MS: B's tap: ask
+    sim.run_until_ms(3100)
     assert len(sim.named("ask")) == 1 and sim.game.phase == "answering"
-    sim.tap("a", 3000)  # seat 1 answers
-    sim.tap("b", 3400)  # the B pin is not read any more: nothing
-    sim.run_until_ms(3800)
+    sim.tap("a", 3200)  # seat 1 answers
+    sim.tap("b", 3600)  # the B pin is not read any more: nothing
+    sim.run_until_ms(3900)
     assert sim.named("pass") == [] and sim.game.answering == 2
-    sim.press("a", 4000, 1100)  # seat 2 passes (B's tap)
-    sim.run_until_ms(5300)
+    sim.press("a", 4000, 1400)  # seat 2 passes (B's tap)
+    sim.run_until_ms(5600)
     assert [f["seat"] for _, f in sim.named("pass")] == [2]
-    sim.press("klaxon", 5500, 100)  # seat 3 challenges the last answer, not the pass
-    sim.run_until_ms(5800)
+    sim.press("klaxon", 5700, 100)  # seat 3 challenges the last answer, not the pass
+    sim.run_until_ms(5900)
     assert sim.named("klaxon")[-1][1] == {"challenger": 3, "challenged": 1}
-    sim.press("a", 6000, 2100)  # held 2 s (twice QK_LONG_MS): undo
-    sim.run_until_ms(8300)
+    sim.press("a", 6000, 2600)  # held 2.4 s (twice QK_LONG_MS): undo
+    sim.run_until_ms(8900)
     assert len(sim.named("undo")) == 1 and sim.game.challenger is None
 
 

@@ -14,6 +14,7 @@ import time
 import pytest
 
 import sim as S
+import synth
 from harness import PALETTE, ROOT, Sim
 
 SIM = os.path.join(ROOT, "tools", "sim.py")
@@ -312,3 +313,18 @@ def test_redrawing_the_ring_keeps_the_lines_above_it():
     again = out.getvalue()[len(first):]
     assert again.startswith("\r\x1b[%dA\x1b[J" % (height - 1))
     assert "an event\n" in again
+
+
+def test_the_table_view_says_the_ring_in_words_by_seat_and_the_sounds_as_heard():
+    """`sim --table` shows what a table has: each lit light by the seat it is, its colour
+    and whether it blinks (the scene's places run clockwise, whichever way the board
+    numbers its pixels), a flash or a die as such, and each sound in the card's words."""
+    sim = Sim(players=4)
+    for t, c in ((100, "b"), (600, "a"), (1100, "klaxon")):
+        sim.press(c, t, 80)
+    sim.run_until_ms(1200)
+    assert S.ring_words(sim) == "the whole ring flashes vermillion and white"
+    sim.run_until_ms(2000)
+    assert S.ring_words(sim) == ("seat 0's light white; seat 1's light yellow blinking fast; "
+                                 "seat 2's light vermillion blinking fast; seat 3's light grey")
+    assert set(S.HEARD) == set(synth.NAMES)

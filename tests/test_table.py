@@ -12,11 +12,12 @@ import sys
 
 import pytest
 
+import scenario
 from harness import PROFILE_NAMES, ROOT, Sim
 from qiklaxon import layout  # noqa: E402  (the slots' names)
 
-LONG = 900  # a hold past QK_LONG_MS (700 ms): the second meaning
-LONGER = 2300  # a hold past 2 s: the third
+LONG = scenario.HOLDS["held"]  # a hold past QK_LONG_MS (1.5 s): the second meaning
+LONGER = scenario.HOLDS["long"]  # a hold past twice that: the third
 
 
 class Table:
@@ -178,18 +179,18 @@ def test_roll_miss_a_go_and_qm_rotation_round_the_table():
     for qm in (2, 0):
         t.ask()
         t.pass_()
-        t.pass_()
-        t.right()  # nobody answered: A or B reveals (nothing to mark)
-        assert t.game.qm == qm
+        t.pass_()  # nobody answered: nothing to mark, the question is over at the last pass
+        assert t.game.qm == qm and t.game.phase == "idle"
+        assert t.last_sound() == "done" and t.events("reveal")
 
 
-def test_end_takes_a_2_s_hold_the_winners_blink_and_a_new_game_is_set_up_at_the_table():
+def test_end_takes_a_long_hold_the_winners_blink_and_a_new_game_is_set_up_at_the_table():
     t = Table(players=3)
     t.ask()
     t.answer()
     t.pass_()
     t.right()  # seat 1 +3
-    t.b(1500)  # held 1.5 s: undo, not the end
+    t.b(LONGER - 900)  # held 2.4 s: undo, not the end
     assert t.game.phase == "reveal"
     t.right()
     t.end()
@@ -222,9 +223,13 @@ def test_actions_that_do_not_apply_are_denied_and_change_nothing():
     t.undo()  # nothing to undo yet
     assert t.last_sound() == "denied"
     t.ask()
-    t.miss_go()  # A held while answering: nothing
-    assert t.last_sound() == "denied" and t.game.answering == 1
-    assert t.game.phase == "answering"
+    t.miss_go()  # A held while answering: no other meaning there, so an answer (a slow tap)
+    assert t.last_sound() == "blip" and t.game.answering == 2
+    assert t.events("answer")[-1][1] == {"seat": 1}
+    t.a(LONGER)  # held long: the same
+    assert t.events("answer")[-1][1] == {"seat": 2} and t.game.phase == "reveal"
+    t.klaxon()  # the answering is over
+    assert t.last_sound() == "denied" and t.game.phase == "reveal"
 
 
 def test_move_a_piece_forward_and_back_and_undo_it():

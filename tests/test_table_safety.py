@@ -10,10 +10,13 @@ import sys
 
 import pytest
 
+import scenario
 from harness import ROOT, Sim
 from qiklaxon.game import Game
 from qiklaxon import layout  # noqa: E402  (the slots' names)
 
+HELD = scenario.HOLDS["held"]  # held past its second meaning, as the card says (1.5 s)
+LONG = scenario.HOLDS["long"]  # ... past its third (3 s)
 SCRIPT_ANSWERS = [(700, "b"), (1300, "a"), (1900, "a"), (2500, "a"),  # question 1: all answer
                   (3100, "a"), (3700, "a"), (4300, "a"),  # all right: [0, 3, 3, 3], QM 1
                   (5000, "b"), (5600, "a")]  # question 2 (QM 1): seat 2 answers
@@ -90,8 +93,8 @@ def test_every_quick_tap_counts_and_none_crashes(tmp_path, taps):
     assert answers == list(range(1, min(taps, 9) + 1))  # nine answer, then the reveal
     assert len(answers) + len(marks) + len(sim.named("sound")) - 1 - len(answers) - len(
         marks) >= 0
-    blips = [f for _, f in sim.named("sound") if f["name"] in ("blip", "denied")]
-    assert len(blips) == taps + 1  # every tap heard: taken or refused
+    blips = [f for _, f in sim.named("sound") if f["name"] != "klaxon"]
+    assert len(blips) == taps + 1  # every tap heard: taken (a blip or a chime) or refused
     assert not sim.named("fault")
 
 
@@ -126,7 +129,10 @@ def test_the_penalty_display_is_right_for_every_value_that_can_be_entered():
         d.r.u[layout.COUNT] = value
         d.render()
         scene = sim.scene()
-        if value // 10 + value % 10 <= np:  # white tens, then orange units
+        if not value:  # nothing counted yet: the seat whose penalty it is blinks orange
+            assert scene == [("orange", "fast") if i == sim.pixel_of(1, 4) else ("off", "steady")
+                             for i in range(np)]
+        elif value // 10 + value % 10 <= np:  # white tens, then orange units
             shown = [c for c, _ in scene]
             assert shown.count("white") == value // 10 and shown.count("orange") == value % 10
             assert shown[:value // 10] == ["white"] * (value // 10)
@@ -142,17 +148,17 @@ def test_a_move_from_real_dice_a_card_or_a_correction_can_be_entered_and_undone(
     for squares in (1, 9, 10, 57, 99, -1, -23, -99):
         sim = Sim(players=3)
         t = 100
-        taps = [("a", 2300), ("a", 80)]  # move: seat 0, then seat 1
-        taps.append(("b", 80) if squares > 0 else ("a", 900))  # forward / back
-        taps += [("a", 900)] * (abs(squares) // 10) + [("a", 80)] * (abs(squares) % 10)
+        taps = [("a", LONG), ("a", 80)]  # move: seat 0, then seat 1
+        taps.append(("b", 80) if squares > 0 else ("a", HELD))  # forward / back
+        taps += [("a", HELD)] * (abs(squares) // 10) + [("a", 80)] * (abs(squares) % 10)
         taps += [("b", 80)]
         for c, hold in taps:
             sim.press(c, t, hold)
             t += hold + 400
         sim.run_until_ms(t)
         assert sim.game.positions == [0, squares, 0], squares
-        sim.press("b", t, 900)  # undo
-        sim.run_until_ms(t + 1500)
+        sim.press("b", t, HELD)  # undo
+        sim.run_until_ms(t + HELD + 600)
         assert sim.game.positions == [0, 0, 0]
 
 
@@ -161,14 +167,14 @@ def test_a_count_stops_at_99_with_a_buzz_as_the_readme_says():
     buzzes and changes nothing; the README says to enter the rest as a second move."""
     sim = Sim(players=3)
     t = 100
-    taps = [("a", 2300), ("a", 80), ("b", 80)] + [("a", 900)] * 9 + [("a", 80)] * 9
-    taps += [("a", 80), ("a", 900), ("b", 80)]  # 100 and 109: refused; then move it
+    taps = [("a", LONG), ("a", 80), ("b", 80)] + [("a", HELD)] * 9 + [("a", 80)] * 9
+    taps += [("a", 80), ("a", HELD), ("b", 80)]  # 100 and 109: refused; then move it
     for c, hold in taps:
         sim.press(c, t, hold)
         t += hold + 400
     sim.run_until_ms(t + 1500)
     assert [f["count"] for _, f in sim.named("count")][-1] == 99
-    assert [n for _, n in sim.sounds()][-3:] == ["denied", "denied", "blip"]
+    assert [n for _, n in sim.sounds()][-3:] == ["denied", "denied", "done"]
     assert sim.game.positions == [0, 99, 0]
 
 
@@ -369,8 +375,8 @@ def test_pieces_stop_at_the_edge_of_16_bits_and_never_break_the_referee(start):
     sim.device.r.Q[1] = start  # as if played there
     t = 100
     back = start < 0
-    for c, hold in [("a", 2300), ("a", 80), ("a", 900) if back else ("b", 80)] + \
-            [("a", 900)] * 9 + [("b", 80)]:  # move seat 1 by 90 squares
+    for c, hold in [("a", LONG), ("a", 80), ("a", HELD) if back else ("b", 80)] + \
+            [("a", HELD)] * 9 + [("b", 80)]:  # move seat 1 by 90 squares
         sim.press(c, t, hold)
         t += hold + 400
     sim.run_until_ms(t + 1500)
@@ -399,7 +405,7 @@ def test_a_refused_tap_during_the_klaxon_is_heard_after_it():
     for c, t in (("b", 100), ("a", 600), ("klaxon", 1200)):
         sim.press(c, t, 80)
     sim.press("a", 1300, 80)  # marks seat 1 right: taken
-    sim.press("a", 1500, 800)  # A held in the reveal: refused (both while the klaxon sounds)
+    sim.press("klaxon", 1500, 80)  # a second Klaxon: refused (both while the klaxon sounds)
     sim.run_until_ms(4000)
     assert [n for _, n in sim.sounds()][-2:] == ["klaxon", "denied"]  # the buzz wins
 
@@ -408,10 +414,11 @@ def test_two_buttons_on_one_pin_are_reported_and_the_second_is_not_wired():
     sim = Sim('QK_PIN_B = "Dx_INPUT_TRUE_PULL_UP"\n', players=4)  # the Klaxon's own pin
     assert ("QK_PIN_B = 'Dx_INPUT_TRUE_PULL_UP': that pin is another button's; button B is "
             "not wired") in [line for _, line in sim.events]  # the key it came from, named
-    sim.press("klaxon", 500, 100)
-    sim.run_until_ms(1000)
-    assert not sim.named("ask")  # a Klaxon is not a B tap too
-    assert sim.named("refused")
+    sim.press("a", 200, HELD)  # one button: held past QK_LONG_MS, B's tap: ask
+    sim.press("klaxon", 2600, 100)  # nobody has answered: refused
+    sim.run_until_ms(3500)
+    assert len(sim.named("ask")) == 1  # a Klaxon is not a B tap too
+    assert sim.named("refused")[-1][1] == {"reason": "nobody has answered yet"}
 
 
 def test_a_script_with_a_day_between_presses_ends_in_seconds(tmp_path):
@@ -457,13 +464,15 @@ def test_a_buzz_waiting_for_the_klaxon_survives_a_second_klaxon():
 
 
 def test_a_waiting_buzz_follows_a_klaxon_that_restarts_the_klaxon():
+    """During a fault the Klaxon is a plain klaxon and A and B buzz: a buzz that waits for
+    the klaxon still comes when a second press starts the klaxon again."""
     sim = Sim(players=4)
-    for c, t, hold in (("b", 100, 80), ("a", 700, 80), ("klaxon", 1300, 40),
-                       ("klaxon", 1400, 40),  # refused: its buzz waits
-                       ("b", 1480, 720),  # undo the Klaxon (its blip waits too)
-                       ("klaxon", 2300, 40)):  # accepted again: the klaxon starts again
+    sim.run_until_ms(50)
+    sim.device.crash(RuntimeError("a fault"))  # a pure Klaxon for 5 s
+    for c, t, hold in (("klaxon", 100, 40), ("a", 300, 80),  # A refused: its buzz waits
+                       ("klaxon", 600, 40)):  # the klaxon starts again
         sim.press(c, t, hold)
-    sim.run_until_ms(5000)
+    sim.run_until_ms(3500)
     names = [n for _, n in sim.sounds()]
     assert names[-3:] == ["klaxon", "klaxon", "denied"]
 

@@ -150,8 +150,8 @@ def cp_rows():
     try:
         out = {}
         for name, script, end in (("budget", scenario.BUDGET, 3500),
-                                  ("question", scenario.QUESTION, 9000),
-                                  ("game", scenario.GAME, 28000)):
+                                  ("question", scenario.QUESTION, scenario.QUESTION_MS),
+                                  ("game", scenario.GAME, scenario.GAME_MS)):
             steps = scenario.taps(script)
             lines, _, text, ok = d.run(steps, end)
             if not ok:
@@ -376,6 +376,21 @@ def main(argv=None):
         row("the firmware's interned names for a whole game on the Express",
             "<= %d (141st: +832 B)" % n["budget"], "%d names; %d to the 141st; pool %d B"
             % (n["names"], n["to_141st"], n["pool_bytes"]), n["names"] <= n["budget"])
+    import robot  # the table card followed literally (tests/test_card_robot.py)
+
+    tables = 1 if args.quick else 10  # 30 questions a table
+    done, failed, t0 = 0, None, time.monotonic()
+    for seed in range(1, tables + 1):
+        try:
+            done += len(robot.play_table(seed, 30)[1])
+        except AssertionError as e:
+            failed = failed or str(e).split("\n")[0]
+    row("a card-literal QM (a robot: the ring, the sounds, a person's timing), simulated",
+        "every question at the rules' positions (>= 300)",
+        "%d of %d questions%s (%.0f s)%s" % (
+            done, tables * 30, " (--quick: 1 table; the suite plays 10)" if args.quick else "",
+            time.monotonic() - t0, "; " + failed if failed else ""),
+        not failed and (args.quick or done >= 300))
     import picobench  # the Pico on CircuitPython's real firmware, emulated (rp2040js)
 
     pico_rows = picobench.rows(args.quick)
@@ -436,6 +451,16 @@ def main(argv=None):
     if lane is not None:
         row("  the browser lane's wall time (tests/test_web.py, a real Chromium)", "(info)",
             "%.1f s" % lane, None)
+    if not args.quick:  # the full mutation run (CI runs a sample: tools/dev.py)
+        import mutants
+
+        m = mutants.full_run_summary()
+        row("mutants of the device code caught (tools/mutants.py, %s)" % (
+            "its last full run: the same code" if m["fresh"] else "a full run now"),
+            ">= %d%%" % (100 * mutants.BUDGET),
+            "%.1f%% of %d (%d survived, %d equivalent), %d min" % (
+                100 * m["rate"], m["counted"], m["survived"], m["equivalent"],
+                round(m["seconds"] / 60)), m["rate"] >= mutants.BUDGET)
 
     w0 = max(len(r[0]) for r in rows)
     w1 = max(len(r[1]) for r in rows)

@@ -611,7 +611,7 @@ def rom_names(elf):
     return out
 
 
-def express_names(drive=None, steps=None, end_ms=28000):
+def express_names(drive=None, steps=None, end_ms=None):
     """The firmware's names (interned strings) for a whole game (scenario.GAME) on the
     Express, as its RAM would hold them: {"names": count, "pool_bytes", "pools" (entries
     allocated), "headroom" (names left before the next pool), "budget", "ok",
@@ -647,7 +647,7 @@ def express_names(drive=None, steps=None, end_ms=28000):
     try:
         if steps is None:
             steps = scenario.taps(scenario.GAME)
-        _, _, text, ok = drive.run(steps, end_ms, verbose=True)
+        _, _, text, ok = drive.run(steps, end_ms or scenario.GAME_MS, verbose=True)
         if not ok:
             raise RuntimeError("the whole game fails on the lane:\n" + text[-2000:])
         made = list(drive.new_names)

@@ -4,6 +4,7 @@
     python3 tools/dev.py sim [sim.py flags]   # run the device on the simulated board
     python3 tools/dev.py test                 # run every test, the VM lane and the benchmark
     python3 tools/dev.py web [--port N]       # the device in a browser, on 127.0.0.1
+    python3 tools/dev.py mutants [flags]      # mutation testing (docs/mutation.md)
 
 Each first makes ``.venv`` beside this repo and installs requirements-dev.txt
 into it at the versions requirements.lock pins (again only when one of them
@@ -25,6 +26,8 @@ LOCK = os.path.join(ROOT, "requirements.lock")  # exact versions: what CI tested
 STAMP = os.path.join(VENV, ".requirements-sha256")
 # The host suite: every test but the browser lane's, on every core (pytest-xdist)
 HOST_SUITE = ["-n", "auto", "tests", "--ignore=tests/test_web.py"]
+# CI's sample of the mutants: a fixed random 40 (tools/mutants.py; the full run is the bench's)
+MUTANTS_SAMPLE = 40
 # -rs: each lane that skipped says why, and how to get what it needs
 PYTEST_FLAGS = ["-q", "-rs", "-p", "no:cacheprovider"]
 
@@ -65,23 +68,27 @@ def _interactive(cmd, env):
 
 
 def main(argv):
-    if not argv or argv[0] not in ("sim", "test", "bench", "web"):
+    if not argv or argv[0] not in ("sim", "test", "bench", "web", "mutants"):
         print(__doc__)
         return 2
     ensure_venv()
     env = dict(os.environ, BLINKA_OS_AGNOSTIC="1", PYTHONDONTWRITEBYTECODE="1")
     if argv[0] in ("sim", "web"):  # from the caller's folder: their paths are where they typed
         return _interactive([PY, os.path.join(ROOT, "tools", argv[0] + ".py")] + argv[1:], env)
-    if argv[0] == "bench":
-        return subprocess.call([PY, os.path.join(ROOT, "tools", "bench.py")] + argv[1:], cwd=ROOT,
-                               env=env)
+    if argv[0] in ("bench", "mutants"):
+        return subprocess.call([PY, os.path.join(ROOT, "tools", argv[0] + ".py")] + argv[1:],
+                               cwd=ROOT, env=env)
     # The pytest script, not ``python -m pytest``: -m puts the repo root first on
     # sys.path, where code.py shadows the standard library's ``code`` module.
     # The host suite first (its wall time is reported, never a gate), then the browser lane
     # (tests/test_web.py: a real Chromium; it skips, saying why, where there is none).
     pytest = [os.path.join(VENV, "bin", "pytest")] + PYTEST_FLAGS
     started = time.monotonic()
-    rc = subprocess.call(pytest + HOST_SUITE + argv[1:], cwd=ROOT, env=env)
+    # run whole, the host suite also maps which tests run which lines of device code
+    # (coverage per test), for the sample of the mutants below
+    whole = dict(env, QK_MUTANTS_MAP=os.path.join(ROOT, ".mutation"), QK_MUTANTS_SUITE="1")
+    rc = subprocess.call(pytest + HOST_SUITE + argv[1:], cwd=ROOT,
+                         env=whole if len(argv) == 1 else env)
     if rc not in (0, 5):  # 5: nothing selected (-k)
         return rc
     suite = time.monotonic() - started
@@ -91,6 +98,12 @@ def main(argv):
     if rc not in (0, 5):
         return rc
     browser = time.monotonic() - started
+    if len(argv) == 1:  # the whole suite ran: a sample of the mutants (tools/mutants.py)
+        print("\nmutants (tools/mutants.py --sample %d):" % MUTANTS_SAMPLE, flush=True)
+        rc = subprocess.call([PY, os.path.join(ROOT, "tools", "mutants.py"), "--sample",
+                              str(MUTANTS_SAMPLE)], cwd=ROOT, env=env)
+        if rc != 0:
+            return rc
     print("\nbenchmark (tools/bench.py --quick):", flush=True)
     return subprocess.call([PY, os.path.join(ROOT, "tools", "bench.py"), "--quick",
                             "--suite-seconds", "%.1f" % suite, "--browser-seconds",

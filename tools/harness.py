@@ -35,6 +35,7 @@ import microcontroller  # noqa: E402
 import scenario  # noqa: E402
 import simclock  # noqa: E402
 import simpins  # noqa: E402
+import synth  # noqa: E402
 from flashsim import FlashSim  # noqa: E402
 from qiklaxon import layout  # noqa: E402
 from qiklaxon.game import Game  # noqa: E402
@@ -57,7 +58,7 @@ def _read(self):
 
 _agnostic.Pin.read = _read
 
-_NAMES = ("klaxon", "denied", "blip")
+_NAMES = synth.NAMES  # the device's sounds, by number
 
 # The builds (lib/qiklaxon/layout.py): each real board's id, every profile, each one's flash
 BOARD_IDS = {p: layout.BY_PROFILE[p]["board_id"] for p in layout.BOARDS}

@@ -452,6 +452,63 @@ def run_many(jobs, pool=POOL, **kw):
         return list(ex.map(lambda job: run(**dict(kw, **job)), jobs))
 
 
+def _tone(i, d):
+    """The pitch (Hz) sound ``i`` has ``d`` ms after it starts, as hardware/device.py
+    step() computes it from TONES (0: a rest), None once it is over."""
+    import synth
+
+    s = synth.tones()[i]
+    for k in range(0, len(s), 3):
+        if d < s[k + 2] * 10:
+            return 10 * s[k] + 10 * (s[k + 1] - s[k]) * d // (10 * s[k + 2]) if s[k] else 0
+        d -= s[k + 2] * 10
+    return None
+
+
+def check_sound(pwm, name, t0, t1, duty):
+    """The PWM configurations in [t0, t1) follow sound ``name`` from its start: each
+    pitch is the sweep's within 2% (the divider's rounding) at most 30 ms behind (the
+    sweep steps every 20 ms, on a pass that does the sound) or 10 ms ahead, ``duty`` %
+    while it sounds, 0 in its rests and after its end."""
+    import synth
+
+    i = synth.NAMES.index(name)
+    TONES = synth.tones()
+    total = sum(TONES[i][2::3]) * 10
+    seen = [(t, f, du) for t, f, du in pwm if t0 <= t < t1]
+    starts = [t for t, f, du in seen if du > 0]
+    assert starts, "no sound in [%d, %d)" % (t0, t1)
+    start = starts[0]
+    problems = []
+    for t, f, du in seen:
+        if t < start:
+            continue
+        d = t - start
+        # (up to 10 ms ahead: the sweep counts from the tick of the pass that started
+        # it, not from the PWM write, which may come some ms later: the button sampling,
+        # the console line, a collection of the garbage in that pass; seen: 6 ms)
+        want = [_tone(i, x) for x in range(max(0, int(d) - 30), int(d) + 11)]
+        if du > 0:
+            ok = abs(du - duty) < 0.01 and any(w and abs(f - w) / w < 0.02 for w in want)
+        else:
+            ok = any(not w for w in want)
+        if not ok:
+            problems.append("%.1f ms in: %.1f Hz duty %.2f%%, the sweep says %s" % (
+                d, f, du, sorted(set(want))))
+    assert not problems, "%s at %.1f:\n" % (name, start) + "\n".join(problems)
+    if start + total + 30 < t1:
+        assert [du for t, f, du in seen if t >= start][-1] == 0, "%s does not end" % name
+        # silent from its last sounding segment's end (a rest at the end changes nothing)
+        quiet = total
+        for k in range(len(TONES[i]) - 3, -1, -3):
+            if TONES[i][k]:
+                break
+            quiet -= TONES[i][k + 2] * 10
+        assert any(start + quiet - 10 <= t <= start + quiet + 30 and du == 0
+                   for t, f, du in seen), "%s ends late" % name
+    return start
+
+
 def harness(settings, steps, ms, nvm=None, **kw):
     """The harness (tools/harness.py ``Sim``, the Pico profile) after ``steps`` until
     ``ms``: the Sim itself (its ``canonical()``, ``scene()``, ``nvm``)."""

@@ -182,7 +182,34 @@ def rows(quick=True):
         ("  the Pico rows' wall time (%d emulators at once)" % pico.POOL, "(info: <= 180 s)",
          "%.0f s" % m["wall"], None),
     ]
+    if quick:
+        out.append(("a card-literal QM's questions, %s" % LABEL, "(full bench: >= 20)",
+                    "the suite replays %d (tests/test_pico.py); the full bench 20"
+                    % ROBOT_CI, None))
+    else:
+        out.append(robot_row(20))
     return out
+
+
+ROBOT_CI = 5  # the robot's questions tests/test_pico.py replays (its QK_PICO_ROBOT default)
+
+
+def robot_row(questions):
+    """The card-literal table's questions (tools/robot.py) replayed on the real firmware
+    from each one's saved game: a bench row."""
+    import time
+
+    import robot
+
+    t0 = time.monotonic()
+    settings, qs, runs = robot.pico_runs(7, questions)
+    bad = [(k, robot.pico_check(settings, q, r)) for k, (q, r) in enumerate(zip(qs, runs))]
+    bad = [(k, p) for k, p in bad if p]
+    return ("a card-literal QM's questions, %s" % LABEL, ">= 20, each as the simulated board",
+            "%d of %d the same, at the rules' positions (%.0f s)%s" % (
+                questions - len(bad), questions, time.monotonic() - t0,
+                "; question %d: %s" % (bad[0][0], bad[0][1][0]) if bad else ""),
+            not bad and questions >= 20)
 
 
 if __name__ == "__main__":

@@ -18,6 +18,7 @@ sys.path.insert(0, os.path.join(ROOT, "tools"))
 
 from harness import COLOUR_NAMES, PALETTE  # noqa: E402
 
+import card  # noqa: E402
 import events as E  # noqa: E402
 
 
@@ -42,18 +43,7 @@ def rgb(i):
 EXAMPLE = [(L.WHITE, "QM"), (L.SKY, "challenged"), (L.GREY, "passed"), (L.VERMILLION, "challenger"),
            (L.GREY, "passed"), (L.GREY, "passed")]
 
-LEGEND = [
-    (L.WHITE, L.STEADY, "Question Master"),
-    (L.YELLOW, L.SLOW, "whose turn it is to answer (slow blink)"),
-    (L.GREEN, L.STEADY, "answered (during the reveal: marked right)"),
-    (L.GREY, L.STEADY, "passed, or deemed to pass after a Klaxon"),
-    (L.VERMILLION, L.FAST, "challenger: hit the Klaxon (fast blink)"),
-    (L.SKY, L.SLOW, "challenged: their answer was challenged (slow blink)"),
-    (L.YELLOW, L.FAST, "reveal: the answer being marked now (fast blink)"),
-    (L.ORANGE, L.STEADY, "reveal: marked wrong; penalty entry: units"),
-    (L.PURPLE, L.FAST, "fault: stuck button or bad setting (fast blink)"),
-    (L.GREEN, L.FAST, "game over: the winners (fast blink)"),
-]
+LEGEND = card.LEGEND  # the table card's: one legend for the card and this picture
 
 
 def _svg(w, h, title, size=14):

@@ -75,7 +75,7 @@ def taps(pass_us, widths_us, rng, phases=10, gap_us=None, control="a"):
             probes.append((w, start, n))
             t += 120_000
     sim.run_until_us(t)
-    blips = [s for s, name in sim._sounds if name in ("blip", "denied")]  # a blip or a buzz
+    blips = [s for s, name in sim._sounds if name != "klaxon"]  # a blip, a chime or a buzz
     out = {w: 0 for w in widths_us}
     for w, start, n in probes:
         if len([s for s in blips if start <= s < start + 100_000]) == n:

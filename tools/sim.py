@@ -38,9 +38,10 @@ import wave
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from harness import COLOUR_NAMES, PALETTE, PROFILE_NAMES, ROOT, Sim, simclock  # noqa: E402
+from harness import COLOUR_NAMES, PALETTE, PROFILE_NAMES, ROOT, Sim, layout, simclock  # noqa: E402
 
 import events as E  # noqa: E402
+import scenario  # noqa: E402
 
 CONTROLS = ("klaxon", "a", "b")
 MAX_T_MS = 7 * 24 * 3600 * 1000  # a week: any later time in a script is a mistake
@@ -67,10 +68,11 @@ DEMO = """\
 6300 down b
 6380 up b
 """
-# Keys in a terminal: (key, control, hold ms); the README's controls table says what
-# each press does.
+# Keys in a terminal: (key, control, hold ms): a tap, held (A, B) and held long (z, x) as
+# the table card (tools/card.py) says to hold them; the card says what each press does.
 KEYS = (("k", "klaxon", 120), ("K", "klaxon", 120), (" ", "klaxon", 120), ("a", "a", 90),
-        ("b", "b", 90), ("A", "a", 1000), ("B", "b", 1000), ("z", "a", 2300), ("x", "b", 2300))
+        ("b", "b", 90), ("A", "a", scenario.HOLDS["held"]), ("B", "b", scenario.HOLDS["held"]),
+        ("z", "a", scenario.HOLDS["long"]), ("x", "b", scenario.HOLDS["long"]))
 
 
 class ScriptError(ValueError):
@@ -386,6 +388,38 @@ def status_of(sim):
         g.phase, g.qm, "-" if g.answering is None else g.answering, g.positions)
 
 
+def ring_words(sim):
+    """--table's line under the ring: what its lights show, in words, as a person reads
+    them over a second (a colour, and whether it blinks), each by the seat whose light it
+    is; a flash, or the dice of a roll, as such."""
+    import hardware.device as D
+
+    d = sim.device
+    if d is None or d.p[D._PX] is None:
+        return "the LED: %s" % ("on" if d is not None and d.p[D._LED] and d.p[D._LED].value
+                                 else "off")
+    ring = sim.ring()
+    n = sim.game.players if sim.game is not None else len(ring)
+    seats = E.seat_labels(sim.board_name, n, len(ring), True)  # (the scene's places go
+    # clockwise from pixel 0, whichever way the pixels are numbered)
+    if d.r is not None and d.r.u[layout.WHAT]:  # a count or a seat being chosen: its lights
+        seats = [None] * len(ring)  # are not the game's seats (light 0 is seat 0's)
+    if d.f[D._FL]:
+        return "the whole ring flashes %s and %s" % (
+            E.COLOUR_NAMES[d.f[D._FL] & 15], E.COLOUR_NAMES[d.f[D._FL] >> 4])
+    if set(ring) - {"off"} and set(ring) - {"off"} <= {"red", "white", "blue"} and d.f[D._DICE]:
+        lit = [c for c in ring if c != "off"]
+        return "a die: %d %s lights" % (len(lit), lit[0])
+    out = []
+    for i, (colour, pattern) in enumerate(sim.scene()):
+        if colour != "off":
+            where = "seat %d's light" % seats[i] if seats[i] is not None else \
+                "light %d clockwise from seat 0's" % i
+            out.append("%s %s%s" % (where, colour, "" if pattern == "steady" else
+                                    " blinking " + pattern))
+    return "; ".join(out) or "all dark"
+
+
 class Screen:
     """The bottom of the terminal: the ring and a status line, redrawn in place; the
     event lines scroll above it."""
@@ -394,12 +428,12 @@ class Screen:
         self.stream = stream
         self.height = 0
 
-    def show(self, sim, new_lines=()):
+    def show(self, sim, new_lines=(), status=True):
         out = []
         if self.height:  # back to the ring's first line (the cursor is on the status line)
             out.append("\r\x1b[%dA\x1b[J" % (self.height - 1) if self.height > 1 else "\r\x1b[J")
         out += [line + "\n" for line in new_lines]
-        lines = ring_picture(sim) + [status_of(sim)]
+        lines = ring_picture(sim) + [status_of(sim) if status else ring_words(sim)]
         out.append("\n".join(lines))
         self.height = len(lines)
         self.stream.write("".join(out))
@@ -412,20 +446,25 @@ def draw(sim, stream):
     stream.write("\n")
 
 
-LEGEND = E.LEGEND + """
-keys: k, K or space the Klaxon; a b tap; A B hold 1 s; z x hold A, B 2.3 s; q or Ctrl-C quit
+KEYS_HELP = ("keys: k, K or space the Klaxon; a b tap; A B hold 1.8 s; z x hold A, B 3.3 s; "
+             "q or Ctrl-C quit")
+LEGEND = E.LEGEND + "\n" + KEYS_HELP + """
 the ring is drawn as on the board, USB connector at the top; the sounds are written to
 a WAV file when you quit"""
+# --table: each sound as a person at the table hears it (the card's words)
+HEARD = {"klaxon": "KLAXON!", "denied": "a low buzz", "blip": "a tick",
+         "done": "two notes up", "undone": "two notes down"}
 
 
-def interactive(sim, wav):
+def interactive(sim, wav, table=False):
     """Play in the terminal until q or Ctrl-C; then write the WAV (and play it where a
-    player exists)."""
+    player exists). ``table``: show only what a table sees and hears (the ring, and each
+    sound in words), not the console or the game's state: play it with the table card."""
     import select
     import termios
     import tty
 
-    print(LEGEND)
+    print(KEYS_HELP if table else LEGEND)
     fd = sys.stdin.fileno()
     old = termios.tcgetattr(fd)
     tty.setcbreak(fd)
@@ -436,9 +475,14 @@ def interactive(sim, wav):
         while True:
             now_ms = int((time.monotonic() - start) * 1000)
             sim.run_until_ms(now_ms)
-            lines = ["%7.3f s  %s" % (t / 1000, line) for t, line in sim.events[shown:]]
-            shown = len(sim.events)
-            screen.show(sim, lines)
+            if table:  # what the table hears, not what the console says
+                lines = ["%7.3f s  you hear %s" % (t / 1000, HEARD[name])
+                         for t, name in sim.sounds()[shown:]]
+                shown = len(sim.sounds())
+            else:
+                lines = ["%7.3f s  %s" % (t / 1000, line) for t, line in sim.events[shown:]]
+                shown = len(sim.events)
+            screen.show(sim, lines, status=not table)
             if select.select([sys.stdin], [], [], 0.01)[0]:
                 ch = sys.stdin.read(1)
                 if ch in ("q", ""):
@@ -451,6 +495,10 @@ def interactive(sim, wav):
     finally:
         termios.tcsetattr(fd, termios.TCSADRAIN, old)
         print()
+    if table and sim.game is not None:  # afterwards, the score, to check the game by
+        for _, f in sim.named("end"):
+            print("a game ended at: positions %s" % f.get("positions"))
+        print("at the end: %s" % status_of(sim))
     if sim.named("sound") and wav:
         write_wav(sim, wav)
         print("sounds written to %s" % wav)
@@ -477,6 +525,9 @@ def main(argv=None):
                    help="where the sounds are written when the run ends (default: "
                         "out/klaxon-sim.wav in the repo; '' for nowhere)")
     p.add_argument("--klaxon-only", action="store_true", help="a build with only the Klaxon wired")
+    p.add_argument("--table", action="store_true",
+                   help="in a terminal: show only the ring and the sounds, as a table has them "
+                        "(no console, no game state): play it with the table card")
     p.add_argument("--settings", default=None,
                    help="settings file (default: settings.toml beside code.py, if any)")
     args = p.parse_args(argv)
@@ -499,7 +550,7 @@ def main(argv=None):
                 write_wav(sim, args.wav)
             return 0
         if sys.stdin.isatty() and sys.stdout.isatty():
-            interactive(sim, args.wav)
+            interactive(sim, args.wav, table=args.table)
             return 0
         print("No terminal: playing the built-in demo (a question with a Klaxon).")
         run_script(sim, parse_script(DEMO), sys.stdout)

@@ -90,8 +90,16 @@ SEGMENTS = {
                (110, 105, 0.22, horn, 0.7, 4, 15)),
     # A short, quiet confirmation tick: 40 ms at 1.8 kHz
     "blip": ((1800, 1800, 0.04, sine, 0.35, 3, 20),),
+    # A position changed (a reveal, a roll, a move, the end, a new game): two rising notes,
+    # a fifth apart, ~0.3 s: plainly not the blip
+    "done": ((880, 880, 0.09, sine, 0.6, 4, 20), (0, 0, 0.03),
+             (1320, 1320, 0.16, sine, 0.6, 4, 60)),
+    # Something was taken back (undo, a mark, a step of an entry): two falling notes, ~0.3 s
+    "undone": ((990, 990, 0.09, sine, 0.6, 4, 20), (0, 0, 0.03),
+               (660, 660, 0.16, sine, 0.6, 4, 60)),
 }
-NAMES = ("klaxon", "denied", "blip")  # the firmware's order (its sound numbers 0, 1, 2)
+NAMES = ("klaxon", "denied", "blip", "done", "undone")  # the firmware's order (its sound
+# numbers 0 to 4)
 
 
 def samples(name):
@@ -127,7 +135,7 @@ def _tens(x):
 
 
 def tones():
-    """(klaxon, denied, blip) as the tone builds play them (hardware/outputs.py's TONES):
+    """(klaxon, denied, blip, done, undone) as the tone builds play them (hardware/outputs.py's TONES):
     three bytes a segment, its start and end pitch in tens of Hz (0: a rest) and its
     length in tens of ms; the WAV's ``t ** 0.7`` glide becomes a linear sweep."""
     out = []
@@ -155,17 +163,7 @@ def klaxon():
     return samples("klaxon")
 
 
-def denied():
-    """A low double buzz, plainly not the klaxon: ~0.4 s."""
-    return samples("denied")
-
-
-def blip():
-    """A short, quiet confirmation tick: 40 ms at 1.8 kHz."""
-    return samples("blip")
-
-
-SOUNDS = {"klaxon": klaxon, "denied": denied, "blip": blip}
+SOUNDS = {name: (lambda name=name: samples(name)) for name in NAMES}
 
 
 def wav_bytes(samples):

@@ -141,19 +141,11 @@ def device_files():
     return files
 
 
-def readme_table(heading):
-    """The first table under ``heading`` in README.md: [[cells of a row]], the header first."""
-    with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as f:
-        text = f.read()
-    section = text[text.index("\n" + heading + "\n") + 1:]
-    rows = [line for line in section.split("\n## ")[0].splitlines() if line.startswith("| ")]
-    return [[c.strip() for c in line.strip().strip("|").split("|")]
-            for i, line in enumerate(rows) if i != 1]  # row 1: the | --- | line
-
-
 def controls():
-    """The README's controls, for the page's help (the two-button columns)."""
-    return [row[:-1] for row in readme_table("## Controls")]
+    """The table card's presses (tools/card.py), for the page's help."""
+    import card
+
+    return card.rows()
 
 
 def stage(dest=None):

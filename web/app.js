@@ -12,7 +12,7 @@ import { serverSource, startBoard, webSerialSource } from "./scoreboard.js";
 const NVM_KEY = "qiklaxon.nvm"; // the saved game: the board's flash, as hex
 const TICK_MS = 4; // the loop's timer
 const LEAD_MS = 8; // a press runs the loop this far ahead at once (QK_GLITCH_MS is 5 at most)
-const SOUNDS = ["klaxon", "denied", "blip"];
+const SOUNDS = ["klaxon", "denied", "blip", "done", "undone"]; // tools/synth.py NAMES
 const params = new URLSearchParams(location.search);
 const $ = (id) => document.getElementById(id);
 

@@ -58,7 +58,8 @@ PASS_US = 1000  # a pass a simulated millisecond, as the host harness runs it
 CATCH_UP_US = 2000000  # further behind than this (a hidden tab): quiet passes (_quiet)
 NVM_SIZE = 4096  # the simulated build's flash: an RP2040's sector
 _NONE = 255
-SOUNDS = ("klaxon", "denied", "blip")  # the device's sounds 0, 1, 2 (its parts' p[_SND])
+SOUNDS = ("klaxon", "denied", "blip", "done", "undone")  # the device's sounds 0 to 4 (its
+# parts' p[_SND]; tools/synth.py's NAMES, a test holds the copies to it)
 
 _s = None  # the Scenario: the device on this page's board
 _trace = []  # [t_us, control, pressed] of every level the page's buttons set

@@ -116,6 +116,13 @@ _KEY_A_2S = const(3)
 _KEY_B = const(4)
 _KEY_B_HELD = const(5)
 _KEY_B_2S = const(6)
+# What became of a key (key()): refused, taken, taken back, a position changed; the
+# Klaxon's try before a game's first question
+_REFUSED = const(0)
+_TAKEN = const(1)
+_UNDONE = const(2)
+_DONE = const(3)
+_TRY = const(2)
 # Console words
 _W_REFUSED = const(5)
 _W_KLAXON = const(6)
@@ -127,6 +134,7 @@ _W_ASK = const(18)
 _W_MISS = const(19)
 _W_ANSWER = const(20)
 _W_PASS = const(21)
+_W_REVEAL = const(24)
 _W_GAME_OVER = const(25)
 # Overlays
 _OV_UNDO = const(0)
@@ -174,8 +182,9 @@ class Referee:
         S = self.S
         if not op:  # undo
             return self.more(_OV_UNDO).undo(self)
-        if op > _OP_MOVE:  # the end; a new game (players, first QM, finish as 16 bits)
-            if (S[_PHASE] == _ENDED) != (op == _OP_NEW):
+        if op > _OP_MOVE:  # the end; a new game (players, first QM, finish as 16 bits): once
+            if (S[_PHASE] == _ENDED or op == _OP_NEW and not S[_PHASE] and not any(  # over, or
+                    S[_DID:])) != (op == _OP_NEW):  # before the game's first question
                 return _NOT_NOW
             if op == _OP_NEW and not (2 <= a <= _SEATS and b < a):
                 return _BAD_ARG
@@ -243,6 +252,9 @@ class Referee:
                 if s == qm:
                     S[_TURN] = _NONE
                     S[_PHASE] = _REVEAL
+                    if S.find(b"\x01", _DID) < 0:  # everyone passed: nothing to reveal,
+                        S[_QM] = (qm + 1) % n  # the question is over and the dice pass left
+                        S[_PHASE] = _BETWEEN
                     break
                 if op < _OP_KLAXON:
                     S[_TURN] = s
@@ -297,7 +309,11 @@ class Referee:
                 print(w[o[_W_GAME_OVER]:o[_W_GAME_OVER + 1]])
 
     def key(self, k):
-        """Key ``k`` (0: the Klaxon, for whoever's turn it is): True when taken.
+        """Key ``k`` (0: the Klaxon, for whoever's turn it is): what became of it, 0 refused
+        (and then nothing has changed), 1 taken, 2 something taken back (undo, a mark, a
+        step of an entry), 3 a position or the QM changed (a roll, a reveal, a move, a miss,
+        the end, a new game); the Klaxon: 1 taken, 2 a try before the game's first
+        question, which sounds and counts for nothing (tools/card.py has it all for people).
 
         A key is what button A or B did when let go (the device sends it then, or
         when another press lets go of it first, so presses count in the order made):
@@ -307,64 +323,79 @@ class Referee:
         =========== ========================= ================== =====================
         1 A         roll the dice             answer             this answer right
         2 A held    miss a go                 --                 --
-        3 A held 2s move a piece              --                 --
+        3 A held 2  move a piece              --                 --
         4 B         ask the question          pass               this answer wrong
         5 B held    undo                      undo               undo one mark
-        6 B held 2s end the game              end the game       end the game
+        6 B held 2  end the game              end the game       end the game
         =========== ========================= ================== =====================
 
-        Once the game is over, B held 2 s starts a new one: A counts the players, B
-        goes on to the first QM, A walks the seats, B starts. A wrong answer by the
-        challenger or the challenged asks for its Klaxon penalty: A adds 1, A held
-        adds 10, B is done. Moving a piece: A walks the seats, B picks one to move
-        forward (A held: back), A adds 1, A held 10, B moves it. B held steps back one
-        step of whatever is being entered. This holds asking, answering, rolling,
-        missing a go and the end; the overlays (``more``) hold the rest.
+        Once the game is over, or before its first question, B held 2 (the longest hold)
+        sets up a game: A counts the players up, B held down, B goes on to the first QM, A
+        walks the seats, B starts it; B held 2 again leaves the set-up. A wrong answer by
+        the challenger or the challenged asks for its Klaxon penalty: A adds 1, A held
+        adds 10, B is done (none: B at once). Moving a piece: A walks the seats, B picks
+        one to move forward (A held: back), A adds 1, A held 10, B moves it. B held steps
+        back one step of whatever is being entered: a count one down, at its least the
+        step before. A question everyone passed is over at once (``act``). This holds
+        asking, answering, rolling, missing a go and the end; the overlays (``more``)
+        hold the rest.
         """
         S = self.S
         u = self.u
         ph = S[_PHASE]
+        m = u[_WHAT]
         if not k:  # the Klaxon
             k = self.act(_OP_KLAXON)
+            if k == _NO_QUESTION and not any(S[_DID:]):  # no question yet in this game:
+                return _TRY  # a try, which sounds and counts for nothing
             if k:
                 self.out(_W_REFUSED, k)  # refused, and why
-                return False
+                return _REFUSED
             self.out(_W_KLAXON, S[_CHALLENGER], S[_CHALLENGED])
-            return True
-        if k == _KEY_B_HELD and not u[_WHAT] and not (ph == _REVEAL and u[_RIGHT] | u[_WRONG]):
+            return _TAKEN
+        if k == _KEY_B_HELD and not m and not (ph == _REVEAL and u[_RIGHT] | u[_WRONG]):
             if self.act(_OP_UNDO):
-                return False
+                return _REFUSED
             u[_RIGHT] = u[_WRONG] = u[_CHALLENGER_PEN] = u[_CHALLENGED_PEN] = 0
             self.out(_W_UNDO)
-        elif k == _KEY_B_2S and ph != _ENDED:  # the end
-            u[_WHAT] = 0
+            k = _UNDONE
+        elif k == _KEY_B_2S and m < _NEW_PLAYERS and ph != _ENDED and (ph or any(S[_DID:])):
+            u[_WHAT] = 0  # the end (over, or before the first question: a set-up, below)
             self.act(_OP_END)
             self.out(_W_END)
-        elif u[_WHAT] == _PENALTY or not u[_WHAT] and ph == _REVEAL:  # the reveal's marks, a
-            k = self.more(_OV_REVEAL).key(self, k)  # penalty
-        elif u[_WHAT] or k == _KEY_B_2S or k == _KEY_A_2S and not ph:  # entries: moving a
-            if self.n > _FOLD_AT:  # piece, a new game; room in the log first, so that the
-                self.more(_OV_UNDO).fold(self)  # entry's action never folds
-            k = self.more(_OV_OVER if u[_WHAT] > _BACKWARD or ph == _ENDED else _OV_ENTRY).key(
+            k = _DONE
+        elif m == _PENALTY or not m and ph == _REVEAL:  # the reveal's marks, a penalty
+            k = self.more(_OV_REVEAL).key(self, k)
+        elif m or k == _KEY_B_2S or k == _KEY_A_2S and not ph:  # entries: moving a piece, a
+            if self.n > _FOLD_AT:  # game set up; room in the log first, so that the entry's
+                self.more(_OV_UNDO).fold(self)  # action never folds
+            k = self.more(_OV_OVER if m > _BACKWARD or k == _KEY_B_2S else _OV_ENTRY).key(
                 self, k)
         elif ph > _ANSWERING or k > _KEY_B or k == _KEY_A_2S or ph and k == _KEY_A_HELD:
-            return False  # nothing for it now
+            return _REFUSED  # nothing for it now
         elif ph:
             self.out(_W_ANSWER if k == _KEY_A else _W_PASS, S[_TURN])
             self.act(_OP_ANSWER if k == _KEY_A else _OP_PASS)
+            k = _TAKEN
+            if not S[_PHASE]:  # everyone passed: nothing to reveal, the dice passed left
+                self.out(_W_REVEAL)
+                k = _DONE
         elif k == _KEY_A:
             a = self.dice(1, 6)
             b = self.dice(1, 6)
             c = self.dice(1, 6)
             self.act(_OP_ROLL, a * 36 + b * 6 + c - 43)
             self.out(_W_ROLL, a, b, c)
+            k = _DONE
         elif k == _KEY_B:
             self.act(_OP_ASK)
             u[_RIGHT] = u[_WRONG] = u[_CHALLENGER_PEN] = u[_CHALLENGED_PEN] = 0
             self.out(_W_ASK, S[_QM])
+            k = _TAKEN
         else:  # A held: miss a go
             self.out(_W_MISS, S[_QM])
             self.act(_OP_MISS)
+            k = _DONE
         self.more()
         return k
 

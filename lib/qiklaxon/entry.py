@@ -1,9 +1,10 @@
 """Moving a piece: an overlay of qiklaxon/core.py, loaded when used.
 
-For real dice, a chance card or a correction: A held 2 s between questions; A
+For real dice, a chance card or a correction: A held long between questions; A
 walks the seats (the QM's first), B picks one to move forward (A held: back), A
-adds 1, A held 10 (the ring counts them), B moves it; B held steps back. ``r`` is
-the ``Referee``; ``r.u`` holds the entry: [what (2 which seat, 3 and 4 how far
+adds 1, A held 10 (the ring counts them), B moves it; B held is one step back
+(the count one down; at 0, the seat again; while choosing the seat, no move). ``r``
+is the ``Referee``; ``r.u`` holds the entry: [what (2 which seat, 3 and 4 how far
 forward or back), the count, the seat, ...].
 """
 
@@ -30,6 +31,10 @@ _W_SEAT = const(12)
 _W_COUNT = const(13)
 _W_MOVE = const(15)
 _W_BACK = const(26)
+_REFUSED = const(0)
+_TAKEN = const(1)
+_UNDONE = const(2)
+_DONE = const(3)
 _WHITE = const(1)
 _ORANGE = const(7)
 _BLUE = const(9)
@@ -38,50 +43,57 @@ _FAST = const(2)
 
 
 def key(r, k):
-    """Every key during the entry, and the one that starts it: True when taken."""
+    """Every key during the entry, and the one that starts it: what became of it, as
+    core.py's ``key``."""
     S = r.S
     u = r.u
     n = S[_PLAYERS]
     m = u[_WHAT]
-    if k == _KEY_B_HELD:  # one step of the entry back
-        if not m:
-            return False
-        u[_WHAT] = _WHICH if m > _WHICH else 0
-        r.out(_W_BACK)
-        return True
+    if k == _KEY_B_HELD:  # one step of the entry back: the count one down; at 0, or while
+        if not m:  # choosing the seat, the step before
+            return _REFUSED
+        if m > _WHICH and u[_COUNT]:
+            u[_COUNT] -= 1
+            r.out(_W_COUNT, u[_COUNT])
+        else:
+            u[_WHAT] = _WHICH if m > _WHICH else 0
+            r.out(_W_BACK)
+        return _UNDONE
     if m == _WHICH:  # which seat to move: A the next, B forward, A held back
         if k == _KEY_A:
             u[_SEAT] = (u[_SEAT] + 1) % n
             r.out(_W_SEAT, u[_SEAT])
-            return True
+            return _TAKEN
         if k != _KEY_B and k != _KEY_A_HELD:
-            return False
+            return _REFUSED
         u[_WHAT] = _FORWARD if k == _KEY_B else _BACKWARD
         u[_COUNT] = 0
-        return True
+        return _TAKEN
     if m:  # how far to move: A adds 1, A held 10, B moves it
         if k == _KEY_A or k == _KEY_A_HELD:  # (as reveal.py's penalty: overlays never share RAM with
             # each other, and a shared function would stay in the core's)
             k = u[_COUNT] + (1 if k == _KEY_A else 10)
             if k > 99:
-                return False
+                return _REFUSED
             u[_COUNT] = k
             r.out(_W_COUNT, k)
-            return True
+            return _TAKEN
         if k != _KEY_B:
-            return False
+            return _REFUSED
         u[_WHAT] = 0
         k = u[_COUNT] if m == _FORWARD else -u[_COUNT]
-        if k:
-            r.act(_OP_MOVE, u[_SEAT], k >> 8 & 255, k & 255)
-            r.out(_W_MOVE)
-        return True
+        if not k:
+            r.out(_W_BACK)  # nothing to move: the entry is over
+            return _UNDONE
+        r.act(_OP_MOVE, u[_SEAT], k >> 8 & 255, k & 255)
+        r.out(_W_MOVE)
+        return _DONE
     if k == _KEY_A_2S and not S[_PHASE]:  # move a piece: which one? The QM's, first
         u[_WHAT] = _WHICH
         u[_SEAT] = S[_QM]
         r.out(_W_SEAT, S[_QM])
-        return True
-    return False
+        return _TAKEN
+    return _REFUSED
 
 
 def dice(v, q, np):
@@ -109,18 +121,21 @@ def dice(v, q, np):
 def draw(r, c, np):
     """The entry on the ring (colour | pattern << 4, as hardware/device.py draws them):
     the seat being chosen blinking blue; how far, as a count (white tens, orange units
-    forward, blue back)."""
+    forward, blue back; at 0 the seat to move blinks in that colour)."""
     u = r.u
     m = u[_WHAT]
     n = r.S[_PLAYERS]
+    k = _BLUE | _FAST << 4
     if m > _WHICH:
-        return count(u[_COUNT], c, np, _BLUE if m == _BACKWARD else _ORANGE)
-    for s in range(n):
-        k = _BLUE | _FAST << 4 if s == u[_SEAT] else 0
-        i = s * np // n if np >= n else s
-        if i < np:
-            c[i] = k & 15
-            c[np + i] = k >> 4
+        k = _BLUE if m == _BACKWARD else _ORANGE
+        if u[_COUNT]:
+            return count(u[_COUNT], c, np, k)
+        k |= _FAST << 4
+    s = u[_SEAT]
+    i = s * np // n if np >= n else s
+    if i < np:
+        c[i] = k & 15
+        c[np + i] = k >> 4
 
 
 def count(v, c, np, k):

@@ -507,8 +507,8 @@ def _decode(data):
     none = challenger is None and not any(marks)
     if phase == ANSWERING:
         ok = challenger is None and _asking(marks, n, qm, answering)
-    elif phase == REVEAL:
-        ok = _finished(marks, n, qm, challenger, challenged)
+    elif phase == REVEAL:  # (a question everyone passed is over at its last pass)
+        ok = _finished(marks, n, qm, challenger, challenged) and ANSWERED in marks
     elif phase == IDLE:  # before any question, or after one of an earlier QM
         ok = none or any(_finished(marks, n, q, challenger, challenged) for q in range(n))
     else:  # over: ended by hand between questions (the last finished question was any

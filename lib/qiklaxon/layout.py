@@ -185,6 +185,13 @@ KEY_A_2S = 3  # A held 2 s
 KEY_B = 4
 KEY_B_HELD = 5
 KEY_B_2S = 6
+# What became of a key (Referee.key's answer; the device sounds and flashes it)
+REFUSED = 0  # the buzz: nothing changed
+TAKEN = 1  # the blip
+UNDONE = 2  # something taken back (undo, a mark, a step of an entry): a falling chime, blue
+DONE = 3  # a position or the QM changed (a roll, a reveal, a move, a miss, the end, a new
+# game): a rising chime, green
+TRY = 2  # the Klaxon's: before a game's first question it sounds and counts for nothing
 
 # Console words (Referee.out(word, numbers...)); tools/events.py reads the lines
 WORDS = ("nobody has answered yet", "no question running",
@@ -279,7 +286,9 @@ B_MS = 3  # the ms held that reach each
 SOUND_KLAXON = 0
 SOUND_DENIED = 1
 SOUND_BLIP = 2
-SOUND_WAVE = 3  # the Express's DAC wave (tone builds; None on a piezo)
+SOUND_DONE = 3
+SOUND_UNDONE = 4
+SOUND_WAVE = 5  # the Express's DAC wave (tone builds; None on a piezo)
 # Flags and small values (Device.f, bytearray)
 F_SLOTS = 27
 ARM = 0  # the Klaxon was released long enough: its next press counts

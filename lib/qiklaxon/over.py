@@ -1,10 +1,12 @@
-"""The end and a new game: an overlay of qiklaxon/core.py, in RAM while the game is
-over or a new one is being set up.
+"""The end and a game set up: an overlay of qiklaxon/core.py, in RAM while the game is
+over or a game is being set up.
 
-B held 2 s once the game is over sets up a new one: A counts the players, B goes
-on to the first QM, A walks the seats, B starts it; B held steps back. ``r`` is
-the ``Referee``; ``r.u`` holds the entry: [what (5 a new game's players, 6 its
-first QM), the count, the seat, ...].
+B held long once the game is over, or before its first question, sets up a game:
+A counts the players up (to 10), B held one down (at 2: the step before), B goes on
+to the first QM, A walks the seats, B starts it; B held is one step back, and B
+held long again leaves the set-up with the game as it was. ``r`` is the
+``Referee``; ``r.u`` holds the entry: [what (5 the game's players, 6 its first
+QM), the count, the seat, ...].
 """
 
 if __debug__:  # CPython needs const; the Express's mpy-cross -O3 drops this import
@@ -12,6 +14,7 @@ if __debug__:  # CPython needs const; the Express's mpy-cross -O3 drops this imp
 
 # The names of the numbers (lib/qiklaxon/layout.py; tests/test_names.py holds them to it)
 _PLAYERS = const(0)
+_SEATS = const(10)
 _WHAT = const(0)
 _COUNT = const(1)
 _SEAT = const(2)
@@ -26,6 +29,10 @@ _W_NEW = const(9)
 _W_PLAYERS = const(10)
 _W_FIRST = const(11)
 _W_BACK = const(26)
+_REFUSED = const(0)
+_TAKEN = const(1)
+_UNDONE = const(2)
+_DONE = const(3)
 _WHITE = const(1)
 _GREEN = const(3)
 _GREY = const(4)
@@ -34,43 +41,51 @@ _FAST = const(2)
 
 
 def key(r, k):
-    """Every key once the game is over or a new one is being set up: True when taken."""
+    """Every key once the game is over or a game is being set up: what became of it, as
+    core.py's ``key``."""
     u = r.u
     m = u[_WHAT]
-    if k == _KEY_B_2S:  # the game is over: set up a new one (its players first)
-        if m:
-            return False
+    if k == _KEY_B_2S:  # set up a game (its players first); in the set-up, leave it
+        if m >= _NEW_PLAYERS:
+            u[_WHAT] = 0
+            r.out(_W_BACK)
+            return _UNDONE
         u[_WHAT] = _NEW_PLAYERS
         u[_COUNT] = r.S[_PLAYERS]
         r.out(_W_PLAYERS, u[_COUNT])
-        return True
-    if k == _KEY_B_HELD:  # one step back
-        if not m:
-            return False
-        u[_WHAT] = _NEW_PLAYERS if m == _NEW_QM else 0
-        r.out(_W_BACK)
-        return True
-    if not m:
-        return False
+        return _TAKEN
+    if m < _NEW_PLAYERS:
+        return _REFUSED
+    if k == _KEY_B_HELD:  # one step back: one player fewer; at 2, or the first QM, the step
+        if m == _NEW_PLAYERS and u[_COUNT] > 2:  # before
+            u[_COUNT] -= 1
+            r.out(_W_PLAYERS, u[_COUNT])
+        else:
+            u[_WHAT] = _NEW_PLAYERS if m == _NEW_QM else 0
+            r.out(_W_BACK)
+        return _UNDONE
     if k == _KEY_A:
         if m == _NEW_PLAYERS:
-            u[_COUNT] = u[_COUNT] + 1 if u[_COUNT] < 10 else 2
+            if u[_COUNT] >= _SEATS:
+                return _REFUSED
+            u[_COUNT] += 1
             r.out(_W_PLAYERS, u[_COUNT])
         else:
             u[_SEAT] = (u[_SEAT] + 1) % u[_COUNT]
             r.out(_W_FIRST, u[_SEAT])
-        return True
+        return _TAKEN
     if k != _KEY_B:
-        return False
+        return _REFUSED
     if m == _NEW_PLAYERS:
         u[_WHAT] = _NEW_QM
         u[_SEAT] = r.new[1] if r.new[1] < u[_COUNT] else 0
         r.out(_W_FIRST, u[_SEAT])  # (r.new: the defaults, players, first QM, finish)
-        return True
-    r.act(_OP_NEW, u[_COUNT], u[_SEAT], r.new[2] >> 8, r.new[2] & 255)
+        return _TAKEN
+    if r.act(_OP_NEW, u[_COUNT], u[_SEAT], r.new[2] >> 8, r.new[2] & 255):
+        return _REFUSED
     u[_WHAT] = 0
     r.out(_W_NEW)
-    return True
+    return _DONE
 
 
 def draw(r, c, np):

@@ -2,11 +2,12 @@
 
 The QM marks the answers in answering order, from the QM's left: A right, B
 wrong; B held unmarks the last. A wrong answer by the challenger or the
-challenged asks for its Klaxon penalty first: A adds 1, A held 10, B is done,
-B held steps back. Once every answer is marked, the outcome (core.py's
-``act(6)``): right answers forward 3, the parties' penalties back, and the
-dice pass left. B held with nothing marked is core.py's undo. The device
-draws the reveal (hardware/device.py's ``render``).
+challenged asks for its Klaxon penalty first: A adds 1, A held 10, B is done
+(no penalty in the booklet: B at once), B held one down (at 0: that answer is
+unmarked). Once every answer is marked, the outcome (core.py's ``act(6)``):
+right answers forward 3, the parties' penalties back, and the dice pass left.
+B held with nothing marked is core.py's undo. The device draws the reveal
+(hardware/device.py's ``render``); this draws a penalty being entered.
 """
 
 if __debug__:  # CPython needs const; the Express's mpy-cross -O3 drops this import
@@ -38,11 +39,15 @@ _W_PENALTY = const(14)
 _W_RIGHT = const(22)
 _W_WRONG = const(23)
 _W_REVEAL = const(24)
-_W_BACK = const(26)
 _W_UNMARK = const(27)
+_REFUSED = const(0)
+_TAKEN = const(1)
+_UNDONE = const(2)
+_DONE = const(3)
 _WHITE = const(1)
 _ORANGE = const(7)
 _SLOW = const(1)
+_FAST = const(2)
 
 
 def cursor(r):
@@ -59,7 +64,7 @@ def cursor(r):
 
 def key(r, k):
     """A (1) or B (4) marks the next answer, B held (5) unmarks the last; during a
-    penalty (``penalty``), its keys."""
+    penalty (``penalty``), its keys. What became of it, as core.py's ``key``."""
     u = r.u
     S = r.S
     n = S[_PLAYERS]
@@ -76,9 +81,9 @@ def key(r, k):
         if w == S[_CHALLENGER] or w == S[_CHALLENGED]:  # its Klaxon penalty goes too
             u[_CHALLENGER_PEN if w == S[_CHALLENGER] else _CHALLENGED_PEN] = 0
         r.out(_W_UNMARK, w)
-        return True
+        return _UNDONE
     if k != _KEY_A and k != _KEY_B:
-        return False
+        return _REFUSED
     s = cursor(r)
     if s != _NONE:
         u[_RIGHT if k == _KEY_A else _WRONG] |= 1 << s
@@ -87,28 +92,32 @@ def key(r, k):
             u[_WHAT] = _PENALTY  # booklet may give a Klaxon penalty
             u[_COUNT] = 0
             u[_SEAT] = s
-            return True
+            return _TAKEN
     return outcome(r)
 
 
 def penalty(r, k):
     """The Klaxon penalty for seat u[_SEAT]: A (1) adds 1, A held (2) 10, B (4) is done,
-    B held (5) steps back (its answer is no longer marked)."""
+    B held (5) one step back: the count one down, at 0 its answer no longer marked."""
     u = r.u
     if k == _KEY_B_HELD:
-        u[_WRONG] &= ~(1 << u[_SEAT])
-        u[_WHAT] = 0
-        r.out(_W_BACK)
-        return True
+        if u[_COUNT]:
+            u[_COUNT] -= 1
+            r.out(_W_COUNT, u[_COUNT])
+        else:
+            u[_WRONG] &= ~(1 << u[_SEAT])
+            u[_WHAT] = 0
+            r.out(_W_UNMARK, u[_SEAT])
+        return _UNDONE
     if k == _KEY_A or k == _KEY_A_HELD:  # (as entry.py's move: see there)
         k = u[_COUNT] + (1 if k == _KEY_A else 10)
         if k > 99:
-            return False
+            return _REFUSED
         u[_COUNT] = k
         r.out(_W_COUNT, k)
-        return True
+        return _TAKEN
     if k != _KEY_B:
-        return False
+        return _REFUSED
     u[_WHAT] = 0
     u[_CHALLENGER_PEN if u[_SEAT] == r.S[_CHALLENGER] else _CHALLENGED_PEN] = u[_COUNT]
     r.out(_W_PENALTY, u[_SEAT], u[_COUNT])
@@ -116,25 +125,31 @@ def penalty(r, k):
 
 
 def outcome(r):
-    """Once every answer is marked (or nobody answered): the outcome."""
+    """Once every answer is marked: the outcome (3); before that, 1."""
     u = r.u
     if cursor(r) == _NONE:
         if r.act(_OP_REVEAL, u[_RIGHT] >> 8, u[_RIGHT] & 255, u[_CHALLENGER_PEN], u[_CHALLENGED_PEN]):
-            return False
+            return _REFUSED
         u[_RIGHT] = u[_WRONG] = 0
         r.out(_W_REVEAL)
-    return True
+        return _DONE
+    return _TAKEN
 
 
 def draw(r, c, np):
     """The Klaxon penalty being entered, on the ring (as hardware/device.py draws it):
     white tens, orange units; when they are more than the pixels, tens and units blink
-    in turn on the same pixels."""
+    in turn on the same pixels; at 0, the seat whose penalty it is blinks orange."""
     a = r.u[_COUNT] // 10  # (as entry.py's move count: overlays never share RAM)
     b = r.u[_COUNT] % 10
+    s = r.u[_SEAT]
+    n = r.S[_PLAYERS]
     for i in range(np):
         if a + b > np:
             c[i] = (_WHITE if i < a else 0) | (_ORANGE << 4 if i < b else 0)
             c[np + i] = _SLOW  # (the tens, then the units)
         elif i < a + b:
             c[i] = _WHITE if i < a else _ORANGE
+        elif not a + b and i == (s * np // n if np >= n else s):
+            c[i] = _ORANGE
+            c[np + i] = _FAST

@@ -14,6 +14,7 @@ if __debug__:  # CPython needs const; the Express's mpy-cross -O3 drops this imp
 # The names of the numbers (lib/qiklaxon/layout.py; tests/test_names.py holds them to it)
 _PHASE = const(2)
 _U_SLOTS = const(7)
+_OP_REVEAL = const(6)
 _OP_NEW = const(10)
 _ALL = const(99)  # past any log: replay(r, _ALL) keeps B as it is
 
@@ -45,7 +46,9 @@ def replay(r, k):
     while i < r.n:
         op = L[i]
         if not 0 < op <= _OP_NEW or r.act(op, L[i + 1], L[i + 2], L[i + 3], L[i + 4]):
-            break
+            if op != _OP_REVEAL or S[_PHASE] or L[i + 1] | L[i + 2] | L[i + 3] | L[i + 4]:
+                break  # (else an older firmware's reveal of a question everyone passed,
+                # which is over at its last pass now: nothing to do)
         i += _LEN[op]
         if not c and i >= k and not S[_PHASE] % 3:  # between questions or over
             c = i
