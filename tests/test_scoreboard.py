@@ -25,12 +25,25 @@ from qiklaxon import layout as L
 ASK_AGAIN_MS = 1500  # a scoreboard still waiting asks again after this (the page's)
 
 
+def flash(f, t, now):
+    """The ring's flash (its colours, the ms it has left) and the roll it shows next (the
+    ms from ``now`` it shows from), from a Device's (or the scoreboard's) flags ``f`` and
+    times ``t`` at ``now`` on its clock."""
+    left = (t[L.FLT] - now) & L.TICKS
+    on = f[L.FL] and 0 < left < 1 << 28
+    return (f[L.FL], left) if on else None, f[L.DICE] and (t[L.DT] - now) & L.TICKS
+
+
 def follow(sim, end_ms, join_ms=0, step_ms=4):
     """Run ``sim`` (its presses scheduled) to ``end_ms``, a scoreboard joining at ``join_ms``
     and fed each line as it comes; it asks (a byte typed on the console) when it needs
     the state and has not asked in the last ASK_AGAIN_MS, or has had its answer since.
-    Returns (board, watch, fed, asks): ``fed`` is [(line index in sim.events, the
-    board's table after it or None, need)], ``asks`` the harness ms of each ask."""
+    After each press's lines (from power-on: after every line), the scoreboard's ring
+    flashes and shows the roll as the board's does (``flash``). Returns (board, watch,
+    fed, asks): ``fed`` is [(line index in sim.events, the board's table after it or
+    None, need, sound)], ``asks`` the harness ms of each ask."""
+    from adafruit_ticks import ticks_ms
+
     board = scoreboard.Scoreboard()
     fed = []
     asks = []
@@ -44,11 +57,19 @@ def follow(sim, end_ms, join_ms=0, step_ms=4):
             if seen is None and t >= join_ms:
                 seen = len(sim.events)  # what was printed before it joined, it never sees
             if seen is not None:
+                heard = not join_ms
                 for i in range(seen, len(sim.events)):
-                    name = board.feed(sim.events[i][1], sim.events[i][0])[0]
+                    name, _, sound = board.feed(sim.events[i][1], sim.events[i][0])
+                    heard = heard or sound is not None
                     if name == "state":
                         waiting = None
-                    fed.append((i, board.table(), board.need))
+                    fed.append((i, board.table(), board.need, sound))
+                if heard and seen < len(sim.events) and board.mode == "referee" and \
+                        sim.device.r and board.fault is None:
+                    at = sim.events[-1][0]  # (the board's ticks: the harness's ms + a constant)
+                    d = sim.device
+                    assert flash(board.f, board.t, at) == flash(
+                        d.f, d.t, at + ticks_ms() - sim.now_ms), sim.events[seen:]
                 seen = len(sim.events)
                 if board.need and (waiting is None or t - waiting >= ASK_AGAIN_MS):
                     sim.type_in(int(t * 1000))
@@ -61,7 +82,7 @@ def follow(sim, end_ms, join_ms=0, step_ms=4):
 def check(sim, watch, fed):
     """After every mark the scoreboard claims to know the game (synced, not asking), it
     holds the harness's. Returns how many marks were checked."""
-    after = {i + 1: (tab, need) for i, tab, need in fed}
+    after = {i + 1: (tab, need) for i, tab, need, _ in fed}
     checked = 0
     for n, want in watch.marks:
         if n not in after:
@@ -84,12 +105,21 @@ def test_a_whole_game_followed_from_power_on_with_one_ask():
     sim = harness.Sim(players=4)
     for t, pressed, control in scenario.taps(scenario.GAME):
         sim.level(control, int(t * 1000), pressed)
-    board, watch, fed, asks = follow(sim, 28000)
+    board, watch, fed, asks = follow(sim, scenario.GAME_MS)
     assert asks == [0]
     states = [i for i, (_, line) in enumerate(sim.events) if line.startswith("state ")]
     assert len(states) == 1 and sim.events[states[0]][0] < 300
-    assert all(not need for i, _, need in fed if i >= states[0])
+    assert all(not need for i, _, need, _ in fed if i >= states[0])
     assert check(sim, watch, fed) >= 25  # (the presses after the state line: 28)
+    press = {}  # a press's lines are one sound, the last one's (the page's rule)
+    for i, _, _, sound in fed:
+        if sound:
+            press[sim.events[i][0]] = sound
+    printed = {t for t, _ in sim.events}  # (a press that prints nothing, as the choice of
+    assert sorted(press.items()) == [x for x in sim.sounds() if x[0] in printed]  # forward
+    # or back in an entry, is not heard on the page; the reveal's chime is, not the blip
+    # of the mark that completes it)
+    assert {"klaxon", "denied", "blip", "done", "undone"} == set(press.values())
     said = [line for _, line in sim.events]
     for word in ("klaxon 3 1", "undo", "move", "game over", "new", "klaxon 3 2"):
         assert word in said
@@ -183,7 +213,7 @@ def test_random_presses_joined_mid_game(presses, seed, at):
     join = int(end * at)
     board, watch, fed, asks = follow(sim, end, join_ms=join)
     assert asks and asks[0] == join + -join % 4  # (the first step at or after it)
-    first_state = [sim.events[i][0] for i, _, _ in fed if sim.events[i][1].startswith("state")]
+    first_state = [sim.events[i][0] for i, _, _, _ in fed if sim.events[i][1].startswith("state")]
     assert first_state and first_state[0] - asks[0] < 1000
     explained(sim, fed, asks)
     check(sim, watch, fed)
@@ -194,7 +224,7 @@ def explained(sim, fed, asks):
     saw: an undo reaching back before its first state (an action before it), or a game
     started before it (a new one at start-up takes its first QM from settings.toml)."""
     for t in asks[1:]:
-        before = [line for i, _, _ in fed for (ti, line) in [sim.events[i]] if ti <= t]
+        before = [line for i, _, _, _ in fed for (ti, line) in [sim.events[i]] if ti <= t]
         assert any(x in ("undo", "new", "resumed") for x in before[-4:]), before[-6:]
 
 
@@ -319,9 +349,9 @@ def test_a_board_that_sleeps_and_wakes_is_followed():
     says so); the Klaxon wakes it, it resumes its saved game and that press counts: the
     scoreboard asks again and holds the harness's game, the waking Klaxon's included."""
     sim = harness.Sim(players=4, settings="QK_SLEEP_MIN = 1\n")
-    for t, pressed, control in scenario.taps("100 b\n700 a\n66000 klaxon 200\n69000 b 900"):
+    for t, pressed, control in scenario.taps("100 b\n700 a\n66000 klaxon 200\n69000 b held"):
         sim.level(control, t * 1000, pressed)
-    board, watch, fed, asks = follow(sim, 71000, step_ms=20)
+    board, watch, fed, asks = follow(sim, 72000, step_ms=20)
     said = [line for _, line in sim.events]
     assert any(x.startswith("sleeping") for x in said) and "resumed" in said
     assert said[said.index("resumed") + 2] == "klaxon 2 1"  # the waking press counted

@@ -37,10 +37,7 @@ from qiklaxon.core import Referee
 
 import hardware.device as _device
 
-SOUNDS = ("klaxon", "denied", "blip")  # what the board sounds, the page's WAV names
-# Events that are an A or B press the board took: it blips (the Klaxon: its own sound)
-BLIPS = ("ask", "answer", "pass", "roll", "miss_go", "mark", "unmark", "count", "penalty",
-         "seat", "move", "end", "players", "first_qm", "undo", "back")
+SOUNDS = ("klaxon", "denied", "blip", "done", "undone")  # the board's sounds (WAV names)
 # CircuitPython's own lines: the board (re)started, or code.py stopped
 RESTARTS = ("soft reboot", "Adafruit CircuitPython", "code.py output:", "Auto-reload is on",
             "Code done running", "Press any key to enter the REPL", "safemode.py output:",
@@ -175,11 +172,25 @@ class Scoreboard:
             sound = self._take(name, f, text, now_ms, before)
         except Exception as e:  # a line this mirror cannot follow: ask the board
             self._lost("a line not followed (%r)" % (e,))
-        if sound == "blip" or sound == "klaxon" and "challenger" in f:  # a press taken:
-            self.f[L.DICE] = name == "roll"  # the ring shows a roll until the next one
-            self.t[L.DT] = now_ms & L.TICKS
+        if sound and sound != "denied":  # a press taken: the ring flashes as the board's
+            self._flash(name, sound, now_ms)  # does, and shows a roll until the next press
         self._log(now_ms, name, f)
         return name, f, sound
+
+    def _flash(self, name, sound, now_ms):
+        """The ring after a press taken, as hardware/device.py's press() leaves it: a
+        flash for the Klaxon (vermillion), a change (green: done) or a thing taken back
+        (blue: undone), 400 ms (a pure Klaxon's or a fault's klaxon 1200 ms; a board
+        not known yet is taken for a referee's, as most are); a roll shows from the end
+        of its flash until the next press."""
+        f = self.f
+        if name == "klaxon" or sound != "blip":
+            f[L.FL] = (L.VERMILLION if name == "klaxon" else L.BLUE if sound == "undone"
+                       else L.GREEN) | L.WHITE << 4
+            long = name == "klaxon" and (self.mode == "klaxon" or self.fault is not None)
+            self.t[L.FLT] = (now_ms + (1200 if long else 400)) & L.TICKS
+        f[L.DICE] = name == "roll" and self.r.S[L.PHASE] == L.BETWEEN
+        self.t[L.DT] = self.t[L.FLT]
 
     def _sane(self, name, f, before):
         """Whether a parsed line's numbers are ones a board prints (seats of this game,
@@ -228,10 +239,8 @@ class Scoreboard:
         if name == "state":
             self._state(f["numbers"])
             return None
-        if name == "klaxon":
-            self.f[L.FL] = L.VERMILLION | L.WHITE << 4
-            self.t[L.FLT] = (now_ms + (400 if "challenger" in f else 1200)) & L.TICKS
-            if "challenger" in f and self.mode != "klaxon":
+        if name == "klaxon":  # (alone, "klaxon sounded": a pure Klaxon's, a fault's, or a
+            if "challenger" in f and self.mode != "klaxon":  # try before the first question)
                 self._expect(S[L.TURN] == f["challenger"], "the Klaxon's seat")
                 S[L.TURN] = f["challenger"]
                 self._act(L.OP_KLAXON)
@@ -266,22 +275,26 @@ class Scoreboard:
             return None
         self.refused = None
         self.pending = name if name in events._WITH_POSITIONS else None
+        sound = "blip"  # what became of the press (the board's sound for it): taken; "done",
+        # a position or the QM changed; "undone", something taken back
         if name == "ask":
             self._expect(S[L.QM] == f["qm"], "the QM")
             S[L.QM] = f["qm"]
             self._act(L.OP_ASK)
             u[L.RIGHT] = u[L.WRONG] = u[L.CHALLENGER_PEN] = u[L.CHALLENGED_PEN] = 0
-        elif name in ("answer", "pass"):
-            self._expect(S[L.TURN] == f["seat"], "the seat answering")
-            S[L.TURN] = f["seat"]
+        elif name in ("answer", "pass"):  # (a question everyone passed ends at the last
+            self._expect(S[L.TURN] == f["seat"], "the seat answering")  # pass: its
+            S[L.TURN] = f["seat"]  # "reveal" line follows, and the rules did it here)
             self._act(L.OP_ANSWER if name == "answer" else L.OP_PASS)
         elif name == "roll":
             d = f["dice"]
             self._act(L.OP_ROLL, (d[0] - 1) * 36 + (d[1] - 1) * 6 + d[2] - 1)
+            sound = "done"
         elif name == "miss_go":
             self._expect(S[L.QM] == f["seat"], "the QM")
             S[L.QM] = f["seat"]
             self._act(L.OP_MISS)
+            sound = "done"
         elif name == "mark":
             s = f["seat"]
             u[L.RIGHT if f["right"] else L.WRONG] |= 1 << s
@@ -289,35 +302,46 @@ class Scoreboard:
                 u[L.WHAT] = L.PENALTY  # its Klaxon penalty is asked for next
                 u[L.COUNT] = 0
                 u[L.SEAT] = s
-        elif name == "unmark":
-            s = f["seat"]
+        elif name == "unmark":  # (a mark taken back; or a penalty's count stepped back
+            s = f["seat"]  # below 0: its wrong mark goes, and the count)
             u[L.RIGHT] &= ~(1 << s)
             u[L.WRONG] &= ~(1 << s)
             if s == S[L.CHALLENGER] or s == S[L.CHALLENGED]:
                 u[L.CHALLENGER_PEN if s == S[L.CHALLENGER] else L.CHALLENGED_PEN] = 0
-        elif name == "count":
+            if u[L.WHAT] == L.PENALTY and u[L.SEAT] == s:
+                u[L.WHAT] = 0
+            sound = "undone"
+        elif name == "count":  # one more (taken), or one fewer (a step back: undone)
             if u[L.WHAT] == L.WHICH:  # (forward or back: the console does not say)
                 u[L.WHAT] = L.FORWARD
+            elif f["count"] < u[L.COUNT]:
+                sound = "undone"
             u[L.COUNT] = f["count"]
         elif name == "penalty":
             s = f["seat"]
             u[L.WHAT] = 0
             u[L.CHALLENGER_PEN if s == S[L.CHALLENGER] else L.CHALLENGED_PEN] = f["squares"]
         elif name == "reveal":
-            right = u[L.RIGHT]
-            self._act(L.OP_REVEAL, right >> 8, right & 255, u[L.CHALLENGER_PEN],
-                      u[L.CHALLENGED_PEN])
+            if S[L.PHASE] == L.REVEAL:  # (else everyone passed: the last pass did it)
+                right = u[L.RIGHT]
+                self._act(L.OP_REVEAL, right >> 8, right & 255, u[L.CHALLENGER_PEN],
+                          u[L.CHALLENGED_PEN])
             u[L.RIGHT] = u[L.WRONG] = 0
+            sound = "done"
         elif name == "seat":
             if not u[L.WHAT]:
                 u[L.WHAT] = L.WHICH
             u[L.SEAT] = f["seat"]
         elif name == "move":  # how far: from the "at" line that follows
             u[L.WHAT] = 0
+            sound = "done"
         elif name == "end":
             u[L.WHAT] = 0
             self._act(L.OP_END)
-        elif name == "players":
+            sound = "done"
+        elif name == "players":  # a game set up: one player more (or fewer: a step back)
+            if u[L.WHAT] == L.NEW_PLAYERS and f["players"] < u[L.COUNT]:
+                sound = "undone"
             u[L.WHAT] = L.NEW_PLAYERS
             u[L.COUNT] = f["players"]
         elif name == "first_qm":
@@ -330,6 +354,7 @@ class Scoreboard:
                 return None
             self._act(L.OP_NEW, u[L.COUNT], u[L.SEAT], 0, 0)
             u[L.WHAT] = 0
+            sound = "done"
         elif name == "resumed":  # a board that restarted on its saved game
             self.synced = False
             self._lost("a saved game resumed")
@@ -339,16 +364,18 @@ class Scoreboard:
                 self._lost("an undo past what this page saw")  # (before it joined)
             u[L.RIGHT] = u[L.WRONG] = u[L.CHALLENGER_PEN] = u[L.CHALLENGED_PEN] = 0
             u[L.WHAT] = 0
-        elif name == "back":
+            sound = "undone"
+        elif name == "back":  # a step of an entry back (or out of it)
             m = u[L.WHAT]
             if m == L.PENALTY:  # the mark asking for a penalty is taken back
                 u[L.WRONG] &= ~(1 << u[L.SEAT])
             u[L.WHAT] = (L.WHICH if m > L.WHICH else 0) if m < L.NEW_PLAYERS else (
                 L.NEW_PLAYERS if m == L.NEW_QM else 0)
+            sound = "undone"
         else:  # a word tools/events.py knows and this page does not (a newer firmware's):
             self._lost("a line this page does not follow: %s" % name)  # the state says
             return None
-        return "blip"
+        return sound
 
     def _expect(self, ok, what):
         if not ok and self.synced:
