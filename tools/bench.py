@@ -227,7 +227,7 @@ def scoreboard_rows(lines=40, gap_s=0.15):
         return None
     sim = harness.Sim(players=4)
     sim.type_in(50 * 1000)
-    sim.play(scenario.taps(scenario.GAME), 28000)
+    sim.play(scenario.taps(scenario.GAME), scenario.GAME_MS)
     said = [line for _, line in sim.events][:lines]
     folder = tempfile.mkdtemp(prefix="qk-bench-cable-")
     cable = browser.Cable(folder)

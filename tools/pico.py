@@ -741,7 +741,12 @@ def _sb_script():
 
 
 SB_TYPED = ((300, "\n"), (3000 + SB_SHIFT, "\n"))
-SB_MS = 28000 + SB_SHIFT
+
+
+def _sb_ms():
+    import scenario
+
+    return scenario.GAME_MS + SB_SHIFT
 
 
 def scoreboard_run():
@@ -749,7 +754,7 @@ def scoreboard_run():
     import scenario
 
     return run_cached(settings_text("", players=SB_PLAYERS), scenario.taps(_sb_script()),
-                      SB_MS, typed=SB_TYPED, raw=True, pins=())
+                      _sb_ms(), typed=SB_TYPED, raw=True, pins=())
 
 
 def scoreboard_harness(r):
@@ -767,5 +772,5 @@ def scoreboard_harness(r):
         sim.type_in(int(t * 1000), text.encode())
     watch = scoreboard.Watch(sim)
     with watch:
-        sim.play(scenario.taps(_sb_script()), SB_MS)
+        sim.play(scenario.taps(_sb_script()), _sb_ms())
     return sim, watch
