@@ -51,14 +51,16 @@ export function startBoard(ctx, source) {
 
   // The board's sounds, as it plays them: the klaxon at once; the buzz or blip of a press
   // made while it sounds comes after it (the buzz if any was refused); lines of one press
-  // (a mark and the reveal it completes) are one sound.
+  // are one sound, the last line's (a mark's blip gives way to the chime of the reveal
+  // it completes, as the board plays only the chime).
   function sound(name) {
     const now = performance.now();
     if (name !== "klaxon" && current && current.name === "klaxon" && now < current.end) {
       if (after !== "denied") after = name;
       return null;
     }
-    if (name !== "klaxon" && current && now - current.start < SAME_PRESS_MS) return null;
+    if (name !== "klaxon" && current && now - current.start < SAME_PRESS_MS &&
+        name === current.name) return null;
     const started = ctx.play(name);
     const length = ctx.duration(name);
     current = { name, start: now, end: now + length };
