@@ -187,6 +187,121 @@ def test_out_of_memory_restarts_on_a_fresh_heap_and_resumes_where_it_was(drives)
     assert {"klaxon", "reveal"} <= {line.split()[1] for line in again}
 
 
+def test_the_express_plays_a_whole_game_with_blocks_pinned_during_play(drives):
+    """Issue 24: stale words on a board's conservatively scanned stack keep dead blocks
+    alive, where they land. 16 seeds, each a call-structure variant and a layout (in
+    turn) and 1.5 KB of 16-64 B blocks pinned at random moments of a whole game; in a
+    heap that leaves the firmware the Express's 15.9 KB usable (its qstr pools taken
+    off), every seed plays the whole game with the harness's console lines and no
+    restart."""
+    expect = harness_lines("cpx", "", scenario.GAME, 28000)
+    steps = scenario.taps(scenario.GAME)
+    runs = cpvm.retention(drives("cpx"), steps, 28000, expect)
+    assert len(runs) == 16 and len({r[1] for r in runs}) >= 8 and len({r[2] for r in runs}) == 16
+    failed = [r for r in runs if not r[3]]
+    assert not failed, "with 1.5 KB pinned: %s" % failed
+
+
+def test_the_heap_diagnosis_reads_the_vm_as_its_collector_does(drives):
+    """tools/cpheap.py, from a paused run (Drive.run(heap_map=True)): the block map
+    covers the usable heap, what the roots (static data and the C stack) reach is the
+    live heap the VM reported after its collection, and it names modules, functions and
+    strings (the qstr pools read from the heap)."""
+    import cpheap
+
+    d = drives("cpx")
+    lines, base, out, ok = d.run(scenario.taps(scenario.BUDGET), 3500, probe=[3000],
+                                 heap_map=True)
+    assert ok and d.live and d.maps and d.memory, out[-1500:]
+    heap = cpheap.Heap(d)
+    assert len(heap.kinds) * cpheap.BLOCK == d.usable
+    used = [b for b, k in enumerate(heap.kinds) if k not in "=."]
+    assert heap.bytes_of(used) == d.live[0][1]
+    stack = heap.stack()
+    assert stack and all(a > heap.start for a, _ in stack)
+    reached = heap.closure([heap.head_of(w) for w in heap.statics()] +
+                           [heap.head_of(w) for _, w in stack])
+    assert heap.bytes_of(reached) >= d.live[0][1] - 256  # (the last pass's garbage at most)
+    names = {heap.describe(b) for b in used}
+    assert {"module hardware.device", "module qiklaxon.core"} <= names, sorted(names)[:40]
+    assert any(n.startswith("function of hardware.device") for n in names)
+    assert "str 'klaxon sounded'" in names
+
+
+def test_the_pins_are_kept_to_the_end(drives):
+    """The retention test's pins: 16-64 B blocks, 1.5 KB in all, at seeded moments, and
+    the runner keeps them to the end: after the last pin and a collection, the heap holds
+    exactly those tuples of Nones (read by tools/cpheap.py), and the console is the same."""
+    import collections
+
+    import cpheap
+
+    pins = cpvm.pin_schedule(3, 28000)
+    assert sum(n for _, n in pins) == 1536 and all(16 <= n <= 64 for _, n in pins)
+    assert pins == sorted(pins) and pins == cpvm.pin_schedule(3, 28000)
+    assert pins != cpvm.pin_schedule(4, 28000)
+    d = drives("cpx")
+    steps = scenario.taps(scenario.BUDGET)
+
+    def nones():  # the heap's tuples that hold only one word (None) 2 to 14 times
+        heap = cpheap.Heap(d)
+        out = collections.Counter()
+        for b, kind in enumerate(heap.kinds):
+            w = heap.words_of(b) if kind == "T" else ()
+            if len(w) > 2 and 2 <= w[1] <= 14 and len(set(w[2:2 + w[1]])) == 1:
+                out[8 + 4 * w[1]] += 1
+        return out
+
+    lines, _, _, _ = d.run(steps, 3500, probe=[3400], heap_map=True)
+    before = nones()
+    again, _, _, _ = d.run(steps, 3500, probe=[3400], heap_map=True,
+                           pinned=[(t * 3300 // 28000, n) for t, n in pins])
+    assert again == lines
+    assert nones() - before == collections.Counter(n for _, n in pins)
+
+
+@pytest.mark.parametrize("variant", [v[0] for v in cpvm.VARIANTS])
+def test_out_of_memory_restarts_and_the_rest_plays_on_a_fresh_heap_in_every_variant(
+        drives, variant):
+    """Issue 24's no restart loop: in each call-structure variant, at a heap just too
+    small for a whole game the board restarts (out of memory), and the game it resumed
+    plays the rest of the table's presses on a fresh heap of the same size exactly as
+    the CPython harness does from that saved game: no second restart."""
+    from flashsim import FlashSim
+    from harness import NVM_CHIPS
+
+    v = cpvm.VARIANT[variant]
+    d = drives("cpx")
+    steps = scenario.taps(scenario.GAME)
+    expect = harness_lines("cpx", "", scenario.GAME, 28000)
+    low, high = 8 * 1024, 20 * 1024  # the firmware's room: the smallest that plays
+    while high - low > 64:
+        mid = (low + high) // 2
+        lines, _, _, ok = d.run(steps, 28000, heap=d.heap_for(mid, steps, variant=v),
+                                variant=v)
+        low, high = (low, mid) if ok and lines == expect else (mid, high)
+    for room in range(high - 256, low - 2048, -256):  # the first that restarts in time
+        heap = d.heap_for(room, steps, variant=v)
+        lines, _, out, _ = d.run(steps, 28000, heap=heap, variant=v)
+        assert "Traceback" not in out, out[-2000:]
+        if d.reload_ms is not None and d.reload_ms < 27000:
+            break
+    else:
+        raise AssertionError("%s: no restart below %d B" % (variant, high))
+    saved = d.nvm
+    rest = [(t - d.reload_ms, down, c) for t, down, c in steps if t > d.reload_ms]
+    end = 28000 - d.reload_ms
+    again, _, out, ok = d.run(rest, end, heap=heap, nvm=saved, variant=v)  # a fresh heap
+    assert_clean(out, ok)
+    assert d.reload_ms is None
+    assert again[0] == "0 resumed"
+    nvm = FlashSim(NVM_CHIPS["cpx"])
+    nvm.mem[:] = saved
+    sim = Sim(board_name="cpx", nvm=nvm)
+    sim.play(rest, end)
+    assert again == sim.canonical()
+
+
 @pytest.mark.parametrize("saved_at_ms", [2000, 8000, 21000])
 def test_a_resumed_game_starts_within_the_whole_games_budget(drives, saved_at_ms):
     """Every restart (a power cut, a reload after running out of memory) is a start-up

@@ -23,8 +23,9 @@ BOOT_OUT = {
     "old": "Adafruit CircuitPython 8.2.10 on 2024-02-14; Raspberry Pi Pico with rp2040\n"
            "Board ID:raspberry_pi_pico\n",
 }
-# What every build runs (no __init__.py: hardware/ and qiklaxon/ are namespace packages)
-EVERY_BUILD = {"code.py", "boot.py", "safemode.py", "settings.toml",
+# What every build runs (no __init__.py: hardware/ and qiklaxon/ are namespace packages),
+# and version.txt, the firmware's version, which code.py prints first
+EVERY_BUILD = {"code.py", "boot.py", "safemode.py", "settings.toml", "version.txt",
                "hardware/settings.py", "hardware/start.py", "hardware/outputs.py",
                "hardware/device.py",
                "lib/qiklaxon/core.py", "lib/qiklaxon/restore.py", "lib/qiklaxon/undo.py",
@@ -72,9 +73,16 @@ def source_of(rel):
     return os.path.join(ROOT, *rel.split("/"))
 
 
-def content_of(rel):
+def content_of(rel, board=None):
     """What a deploy writes for ``rel``: a copy of its source; a library without its type
-    hints (deploy.lean_library: test_the_libraries_go_without_their_type_hints)."""
+    hints (deploy.lean_library: test_the_libraries_go_without_their_type_hints); the
+    version line for ``board`` (a key of BOOT_OUT)."""
+    if rel == "version.txt":
+        major = int(BOOT_OUT[board].split("CircuitPython ")[1].split(".")[0])
+        title = [b["title"] for b in layout.BUILDS if b["profile"] == board][0]
+        with open(os.path.join(ROOT, "VERSION")) as f:
+            return ("QI Klaxon %s for %s, CircuitPython %d\n" % (f.read().strip(), title,
+                                                                major)).encode()
     if deploy.is_library(rel):
         return deploy.lean_library(source_of(rel)).encode()
     with open(source_of(rel), "rb") as f:
@@ -95,7 +103,7 @@ def test_deploys_exactly_what_the_build_runs_and_verifies_it(tmp_path, board, se
         with open(os.path.join(d, rel), "rb") as f:
             data = f.read()
         assert len(data) == size
-        assert data == content_of(rel), rel
+        assert data == content_of(rel, board), rel
     # the list of files and their total, for the closing note
     print(board, len(written), "files", sum(written.values()), "bytes")
 
@@ -119,8 +127,9 @@ def test_each_deploy_copies_at_most_200_kb(tmp_path, board, settings):
     planned = deploy.deploy(drive(tmp_path, board, settings or None), dry_run=True, out=quiet)
     total = sum(size for _, size in planned)
     assert total <= MAX_DEPLOY_BYTES, (board, total)
-    cp = cpvm.find()  # as .mpy, with CircuitPython's own mpy-cross when it is here
+    cp = cpvm.find()  # as .mpy, with CircuitPython 10's own mpy-cross when it is here
     if cp:
+        (tmp_path / "CIRCUITPY" / "boot_out.txt").write_text(layout.boot_out(board))
         planned = deploy.deploy(str(tmp_path / "CIRCUITPY"), os.path.join(cp, "mpy-cross"),
                                 dry_run=True, out=quiet)
         assert sum(size for _, size in planned) <= min(total, MAX_DEPLOY_BYTES)
@@ -240,15 +249,20 @@ def test_a_read_only_drive_says_so(tmp_path, monkeypatch):
         deploy.deploy(d, out=quiet)
 
 
-def fake_mpy_cross(tmp_path, first):
-    """A stand-in mpy-cross: ``TOOL [-s NAME] [flags] -o OUT SRC`` writes ``first`` then the
-    source to OUT, and logs its arguments (one line a call) to ``TOOL.log``."""
-    tool = tmp_path / ("mpy-cross-" + first)
-    tool.write_text("#!/bin/sh\necho \"$*\" >> \"$0.log\"\nout=\nsrc=\n"
+def fake_mpy_cross(tmp_path, first, major=10):
+    """A stand-in mpy-cross: ``TOOL --version`` says it is CircuitPython ``major``'s (or
+    MicroPython's, for ``first`` "M"), and ``TOOL [-s NAME] [flags] -o OUT SRC`` writes
+    ``first``, the mpy version 6, then the source to OUT, and logs its arguments (one line
+    a call) to ``TOOL.log``."""
+    tool = tmp_path / ("mpy-cross-%s-%d" % (first, major))
+    said = ("MicroPython v1.22.0 on 2023-12-27; mpy-cross emitting mpy v6.2" if first == "M"
+            else "CircuitPython %d.1.0 on 2025-01-01; mpy-cross emitting mpy v6.3" % major)
+    tool.write_text("#!/bin/sh\nif [ \"$1\" = --version ]; then echo '%s'; exit 0; fi\n"
+                    "echo \"$*\" >> \"$0.log\"\nout=\nsrc=\n"
                     "while [ $# -gt 0 ]; do\n"
                     "  case \"$1\" in -o) out=$2; shift 2;; -s) shift 2;; -*) shift;;"
                     " *) src=$1; shift;; esac\n"
-                    "done\nprintf '%s' > \"$out\"\ncat \"$src\" >> \"$out\"\n" % first)
+                    "done\nprintf '%s\\006' > \"$out\"\ncat \"$src\" >> \"$out\"\n" % (said, first))
     tool.chmod(tool.stat().st_mode | stat.S_IEXEC)
     return str(tool)
 
@@ -272,9 +286,13 @@ def test_mpy_with_circuitpythons_mpy_cross_and_refusal_of_micropythons(tmp_path)
 def test_mpy_elsewhere_keeps_line_numbers_and_source_names(tmp_path):
     d = drive(tmp_path, "cpb")
     tool = fake_mpy_cross(tmp_path, "C")
+    with pytest.raises(deploy.DeployError, match="CircuitPython 10's mpy-cross"):
+        deploy.deploy(d, mpy_cross=tool, out=quiet)  # the board runs CircuitPython 9
+    tool = fake_mpy_cross(tmp_path, "C", 9)
     written = dict(deploy.deploy(d, mpy_cross=tool, out=quiet))
     assert "hardware/device.mpy" in written and "hardware/power.mpy" in written
-    calls = [c.split() for c in open(tool + ".log").read().splitlines()]
+    calls = [c.split() for c in open(tool + ".log").read().splitlines()
+             if "probe.py" not in c]
     device = [c for c in calls if c[-1].endswith("hardware/device.py")]
     assert device and "-O3" not in device[0]
     assert device[0][device[0].index("-s") + 1] == "hardware/device.py"
@@ -434,3 +452,97 @@ def test_the_lean_libraries_behave_as_the_installed_ones(tmp_path):
     lean = mods["adafruit_debouncer"][1]
     assert not hasattr(lean, "Button") and not [
         n for n in ("rose", "fell", "value", "interval") if hasattr(lean.Debouncer, n)]
+
+
+# ------------------------------------------------------------ finding the drive
+def test_the_drive_is_found_on_linux_macos_and_windows_by_its_name():
+    """The same logic as on each computer, with its probes given: Linux's mount folders,
+    macOS's /Volumes, Windows's drive letters by volume label; CIRCUITPY or QIKLAXON,
+    and only with a boot_out.txt (a USB stick so named is not a board)."""
+    tree = {"/media/me": ["CIRCUITPY", "USBSTICK", "QIKLAXON"], "/media": ["me"],
+            "/run/media/me": [], "/mnt": ["QIKLAXON1"], "/Volumes": ["Macintosh HD", "CIRCUITPY 1",
+                                                                    "QIKLAXON"]}
+    files = {"/media/me/CIRCUITPY/boot_out.txt", "/mnt/QIKLAXON1/boot_out.txt",
+             "/Volumes/QIKLAXON/boot_out.txt", "/Volumes/CIRCUITPY 1/boot_out.txt",
+             "E:\\boot_out.txt", "G:\\boot_out.txt"}
+    listdir = lambda p: tree.get(p, [])  # noqa: E731
+    assert deploy.find_drives("Linux", {"USER": "me"}, listdir, files.__contains__) == [
+        "/media/me/CIRCUITPY", "/mnt/QIKLAXON1"]  # (/media/me/QIKLAXON has no boot_out.txt)
+    assert deploy.find_drives("Linux", {}, listdir, files.__contains__) == ["/mnt/QIKLAXON1"]
+    assert deploy.find_drives("Darwin", {"USER": "me"}, listdir, files.__contains__) == [
+        "/Volumes/CIRCUITPY 1", "/Volumes/QIKLAXON"]
+    volumes = lambda: [("C:\\", "Windows"), ("D:\\", ""), ("E:\\", "QIKLAXON"),  # noqa: E731
+                       ("F:\\", "CIRCUITPY"), ("G:\\", "circuitpy")]
+    assert deploy.find_drives("Windows", {}, listdir, files.__contains__, volumes) == [
+        "E:\\", "G:\\"]  # (F: has no boot_out.txt; labels are case-blind)
+    assert deploy.find_drives("Windows", {}, listdir, lambda p: False, volumes) == []
+    assert deploy.drive_places("Windows") == ["the drive letters"]
+    assert deploy.drive_places("Darwin") == ["/Volumes"]
+    assert "/run/media/me" in deploy.drive_places("Linux", {"LOGNAME": "me"})
+
+
+def test_the_command_line_says_where_it_looked_or_which_drives(monkeypatch, capsys):
+    monkeypatch.setattr(deploy, "find_drives", lambda: [])
+    assert deploy.main(["--dry-run"]) == 2
+    err = capsys.readouterr().err
+    assert "no CircuitPython drive found" in err and "CIRCUITPY or QIKLAXON" in err
+    monkeypatch.setattr(deploy, "find_drives", lambda: ["/media/me/CIRCUITPY", "/mnt/QIKLAXON"])
+    assert deploy.main(["--dry-run"]) == 2
+    assert "several CircuitPython drives: /media/me/CIRCUITPY, /mnt/QIKLAXON" in \
+        capsys.readouterr().err
+
+
+def test_the_found_drive_is_deployed_to(tmp_path, monkeypatch, capsys):
+    d = drive(tmp_path, "pico")
+    monkeypatch.setattr(deploy, "find_drives", lambda: [d])
+    assert deploy.main(["--py", "--offline"]) == 0
+    assert os.path.exists(os.path.join(d, "code.py"))
+    assert "board: raspberry_pi_pico (CircuitPython 9.1.4) -> build pico" in capsys.readouterr().out
+
+
+# ------------------------------------------------------------ the libraries, fetched
+def test_the_libraries_are_fetched_at_the_locked_versions_when_not_here(tmp_path, monkeypatch):
+    """With none of them in this environment (a maker's python3), the deploy fetches the
+    three with pip, at requirements.lock's versions and nothing else, into .cache; then
+    they are the same files as the developers' .venv has, and the deploy copies them."""
+    import wheels
+
+    have = wheels.locked_wheels(str(tmp_path / "wheels"))
+    monkeypatch.setattr(deploy, "LIBRARY_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setattr(deploy, "_from_environment", lambda name: None)
+    for k, v in wheels.pip_env(str(tmp_path / "wheels")).items():
+        monkeypatch.setenv(k, v)
+    said = []
+    folder = deploy.fetch_libraries(out=said.append)
+    assert said and "adafruit-circuitpython-ticks==%s" % deploy.locked(
+        "adafruit-circuitpython-ticks") in said[0]
+    for name in deploy.LIBRARIES:
+        path = deploy.library_source(name)
+        assert path == os.path.join(folder, name + ".py")
+        assert open(path, "rb").read() == have[name]
+    assert sorted(n for n in os.listdir(folder) if n.endswith(".py")) == sorted(
+        n + ".py" for n in deploy.LIBRARIES)  # only them: no blinka, no typing packages
+    d = drive(tmp_path, "cpb")
+    written = dict(deploy.deploy(d, out=quiet))
+    assert open(os.path.join(d, "lib", "adafruit_ticks.py"), "rb").read() == \
+        deploy.lean_library(os.path.join(folder, "adafruit_ticks.py")).encode()
+    assert "lib/neopixel.py" in written
+    said.clear()
+    deploy.fetch_libraries(out=said.append)  # the next time: nothing to fetch
+    assert said == []
+
+
+def test_libraries_of_other_versions_are_not_taken(tmp_path, monkeypatch):
+    import wheels
+
+    wheels.locked_wheels(str(tmp_path / "wheels"), version="0.0.1")
+    monkeypatch.setattr(deploy, "LIBRARY_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setattr(deploy, "_from_environment", lambda name: None)
+    for k, v in wheels.pip_env(str(tmp_path / "wheels")).items():
+        monkeypatch.setenv(k, v)
+    with pytest.raises(deploy.DeployError, match="pip could not fetch .*offline\\? Use the "
+                                                 "bundle"):
+        deploy.fetch_libraries(out=quiet)
+    monkeypatch.setattr(deploy, "FETCH", False)
+    with pytest.raises(deploy.DeployError, match="--offline fetches nothing"):
+        deploy.library_source("adafruit_ticks")

@@ -1,4 +1,4 @@
-"""The README's promises that code can check."""
+"""The README's and docs/' promises that code can check."""
 
 import os
 import re
@@ -72,6 +72,220 @@ def test_pictures_are_what_tools_pictures_draws():
             assert f.read() == draw(), name
 
 
-def test_readme_links_point_at_files_that_exist():
-    for target in re.findall(r"\]\(([^)#:]+)(?:#[^)]*)?\)", readme()):
-        assert os.path.exists(os.path.join(ROOT, target)), target
+# ------------------------------------------------------------------ the maker's pages
+DOCS = ["README.md"] + sorted("docs/" + n for n in os.listdir(os.path.join(ROOT, "docs"))
+                              if n.endswith(".md"))
+# The one link that leaves the repository on purpose: GitHub's Releases page of wherever
+# the repository is (relative to the README as GitHub shows it)
+RELEASES = "../../releases/latest"
+
+
+def text_of(rel):
+    with open(os.path.join(ROOT, *rel.split("/")), encoding="utf-8") as f:
+        return f.read()
+
+
+def slug(heading):
+    """GitHub's anchor for a heading: lower case, punctuation but - and _ dropped, spaces
+    to hyphens."""
+    h = re.sub(r"[^\w\- ]", "", heading.strip().lower().replace("`", ""))
+    return h.replace(" ", "-")
+
+
+def anchors(rel):
+    out, seen = set(), {}
+    in_code = False
+    for line in text_of(rel).splitlines():
+        if line.startswith("```"):
+            in_code = not in_code
+        if not in_code and re.match(r"^#{1,6} ", line):
+            s = slug(line.lstrip("#"))
+            n = seen.get(s, 0)
+            seen[s] = n + 1
+            out.add(s if n == 0 else "%s-%d" % (s, n))
+    return out
+
+
+def links(rel):
+    """Every link and image target in a page: markdown's ``[..](target)``, ``<img src>``."""
+    text = re.sub(r"```.*?```", "", text_of(rel), flags=re.S)  # (not what code blocks show)
+    found = re.findall(r"\]\(([^)\s]+)(?:\s+\"[^\"]*\")?\)", text)
+    found += re.findall(r"<img [^>]*src=\"([^\"]+)\"", text)
+    return found
+
+
+def test_every_link_and_image_in_the_readme_and_docs_resolves():
+    """Each relative link is a file of the repository (an image, a page, a folder), each
+    #anchor a heading of the page it points at; the web addresses are https; the one
+    link out of the repository is the README's to its Releases page."""
+    checked = 0
+    for rel in DOCS:
+        here = os.path.dirname(rel)
+        for target in links(rel):
+            checked += 1
+            if target.startswith(("https://", "mailto:")):
+                continue
+            assert not target.startswith("http:"), (rel, target)
+            if target == RELEASES:
+                assert rel == "README.md", (rel, target)
+                continue
+            path, _, anchor = target.partition("#")
+            dest = os.path.normpath(os.path.join(here, path)) if path else rel
+            dest = dest.replace(os.sep, "/")
+            assert not dest.startswith(".."), (rel, target)
+            assert os.path.exists(os.path.join(ROOT, dest)), (rel, target)
+            if anchor:
+                assert dest.endswith(".md") and anchor in anchors(dest), (rel, target)
+    assert checked > 60
+
+
+def _commands():
+    """{(script, subcommand or None): ({the --flags the docs give it}, [where])} for every
+    ``python3 tools/...`` the README and docs/ give."""
+    found = {}
+    for rel in DOCS:
+        for m in re.finditer(r"python3 (tools/[\w/]+\.py)([^`\n]*)", text_of(rel)):
+            args = m.group(2).split("#")[0].split()
+            sub = None
+            if m.group(1) == "tools/dev.py" and args and not args[0].startswith(("-", "[")):
+                sub = args[0]
+            flags = set(re.findall(r"(--[\w-]+)", " ".join(args)))
+            entry = found.setdefault((m.group(1), sub), (set(), []))
+            entry[0].update(flags)
+            entry[1].append(rel)
+    return found
+
+
+def test_every_command_the_docs_give_runs_and_takes_the_flags_they_give_it():
+    """Each documented command answers --help (exit 0) and lists every flag the docs use
+    with it; `test` runs the whole suite, so it is only held to be one of dev.py's."""
+    import subprocess
+    import sys
+
+    import dev
+
+    found = _commands()
+    assert ("tools/dev.py", "deploy") in found and ("tools/dev.py", "sim") in found
+    for (script, sub), (flags, where) in sorted(found.items(), key=str):
+        if sub == "test":
+            assert "python3 tools/dev.py test " in dev.__doc__, where
+            continue
+        cmd = [sys.executable, os.path.join(ROOT, script)] + ([sub] if sub else []) + ["--help"]
+        r = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=300)
+        assert r.returncode == 0, (cmd, where, r.stdout[-500:] + r.stderr[-500:])
+        for flag in flags - {"--help"}:
+            assert flag in r.stdout, (script, sub, flag, where)
+
+
+def test_the_deploys_dry_run_as_the_docs_give_it(tmp_path):
+    """`python3 tools/dev.py deploy DRIVE --dry-run`, on a drive as a board shows it:
+    it says what it would write and writes nothing."""
+    import subprocess
+    import sys
+
+    from qiklaxon import layout
+
+    drive = tmp_path / "QIKLAXON"
+    drive.mkdir()
+    (drive / "boot_out.txt").write_text(layout.boot_out("cpb"))
+    r = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "dev.py"), "deploy",
+                        str(drive), "--dry-run", "--offline", "--py"], capture_output=True,
+                       text=True, timeout=300)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "would write code.py" in " ".join(r.stdout.split())
+    assert os.listdir(drive) == ["boot_out.txt"]
+
+
+def test_the_readme_answers_what_to_buy_first_and_keeps_developers_last():
+    text = readme()
+    lines = text.splitlines()
+    first_screen = "\n".join(lines[:45])
+    assert "## What to buy, and how long it takes" in first_screen
+    for build in ("Circuit Playground Bluefruit", "Circuit Playground Express",
+                  "Raspberry Pi Pico"):
+        assert build in first_screen
+    for word in ("$", "approximate", "2026", "soldering", "minutes", "Adafruit", "Pimoroni",
+                 "The Pi Hut", "DigiKey", "AAA"):
+        assert word in first_screen, word
+    order = [text.index(h) for h in ("## What to buy", "## Install", "## Play",
+                                     "## Troubleshooting", "## More", "## Develop")]
+    assert order == sorted(order)
+    develop = text[text.index("## Develop"):]
+    assert len(develop.splitlines()) <= 25  # the two commands and links to docs/
+    makers = text[:text.index("## Develop")]
+    for word in ("qstr", "fuel", "pytest", "mpy-cross", "heap", "lanes?", "Hypothesis", "VM"):
+        assert not re.search(r"\b%s\b" % word, makers), word
+
+
+def test_the_worked_example_of_docs_rules_md_is_what_the_referee_does():
+    """4 players, QM seat 0 rolls 5 6 1 and asks; seat 1 answers, seat 2 passes, seat 3
+    hits the Klaxon on seat 1's answer; in the reveal seat 1 is right, seat 3 wrong with
+    "Klaxon -12": the page's positions and console line are the referee's."""
+    from qiklaxon.game import Game
+
+    g = Game(4, qm=0)
+    assert g.roll(5, 6, 1) == 561
+    g.ask()
+    g.answer()
+    g.pass_()
+    assert g.klaxon() == (3, 1)
+    g.reveal([1], {3: 12})
+    assert g.positions == [6, 3, 0, -12] and g.qm == 1
+    rules = " ".join(text_of("docs/rules.md").split())
+    assert "positions are now **6, 3, 0, −12**" in rules and "`at 6 3 0 -12`" in rules
+    assert "seat 1 is the next QM" in rules
+
+
+def _blocks(rel):
+    """The lines of each plain ``` block of a page (indented in a list item or not)."""
+    return [[line.strip() for line in b.splitlines() if line.strip()]
+            for b in re.findall(r"```\n(.*?)```", text_of(rel), re.S)]
+
+
+def test_the_first_power_on_check_is_true_on_every_build():
+    """docs/first-power-on.md's presses on each real build's profile (the harness): the
+    console lines the page shows, in its order, with the sounds it names; after a power
+    cycle the saved game; the holds undo. The version line is version.txt's, as the
+    deploy writes it. (tests/test_first_power_on.py holds the build guide's lights.)"""
+    import card
+    import deploy
+    import scenario
+    from harness import Sim
+
+    blocks = _blocks("docs/first-power-on.md")
+    version, start = blocks[0][0], blocks[0][1:]
+    assert deploy.VERSION_LINE.match(version) and version.startswith("QI Klaxon ")
+    assert version.endswith(" for Circuit Playground Bluefruit, CircuitPython 10")
+    first = start + [b[0] for b in blocks[1:6]]
+    assert first == ["new", "at 0 0 0 0", "klaxon sounded", "ask 0", "answer 1", "klaxon 2 1",
+                     "refused this question already had its Klaxon"]
+    hold = card.hold_ms("B held") + 300  # "about 2 seconds"
+    assert 1500 < hold <= 2500
+    with open(os.path.join(ROOT, "settings.example.toml")) as f:
+        settings = f.read()
+    for build in ("cpb", "cpx", "pico"):
+        sim = Sim(settings, board_name=build)  # the example's 4 players, seat 0 the QM
+        sim.play(scenario.taps("2000 klaxon 400\n4000 b\n6000 a\n8000 klaxon\n10000 klaxon\n"),
+                 12000)
+        assert [line.split(" ", 1)[1] for line in sim.canonical()] == first, build
+        assert [n for _, n in sim.sounds()] == ["klaxon", "blip", "blip", "klaxon", "denied"]
+        again = Sim(settings, board_name=build, nvm=sim.nvm)  # unplugged and plugged back in
+        again.play(scenario.taps("2000 b %d\n5000 b %d\n" % (hold, hold)), 9000)
+        said = [line.split(" ", 1)[1] for line in again.canonical()]
+        assert said == blocks[6] + blocks[7] * 2, build
+        assert [n for _, n in again.sounds()] == ["undone", "undone"], build
+    only = Sim(settings, board_name="pico", klaxon_only=True)
+    only.play(scenario.taps("1000 klaxon\n3000 klaxon\n"), 5000)
+    assert [line.split(" ", 1)[1] for line in only.canonical()] == ["klaxon sounded"] * 2
+    assert "`klaxon sounded`" in text_of("docs/first-power-on.md")
+
+
+def test_the_release_workflow_makes_the_bundles_on_a_version_tag_and_attaches_them():
+    flow = text_of(".github/workflows/release.yml")
+    assert re.search(r"on:\n  push:\n    tags: \[\"v\*\"\]", flow)
+    assert "run: python3 tools/dev.py bundle\n" in flow
+    assert "v$(cat VERSION)" in flow  # the tag must be the firmware's version
+    assert "gh release upload \"$GITHUB_REF_NAME\" dist/*.zip --clobber" in flow
+    assert "contents: write" in flow
+    with open(os.path.join(ROOT, ".gitignore")) as f:
+        assert "/dist/" in f.read().split()

@@ -25,7 +25,7 @@ HIDE = ("QK_CIRCUITPYTHON", "QK_PICO_KIT", "RP2040JS", "QK_REQUIRE_CP", "QK_REQU
 
 @pytest.fixture(scope="module")
 def clone(tmp_path_factory):
-    if shutil.which("git") is None or not os.path.isdir(os.path.join(ROOT, ".git")):
+    if shutil.which("git") is None or not os.path.exists(os.path.join(ROOT, ".git")):  # (a worktree: a file)
         pytest.skip("needs git and this checkout's history")
     where = tmp_path_factory.mktemp("fresh") / "qi-klaxon"
     subprocess.run(["git", "clone", "-q", ROOT, str(where)], check=True)
@@ -98,3 +98,69 @@ def test_a_mistyped_pico_kit_path_is_said_not_passed_over(tmp_path, monkeypatch)
     monkeypatch.setenv("QK_PICO_KIT", str(tmp_path / "no-such-kit"))
     assert pico.kit() is None
     assert "QK_PICO_KIT=%s" % (tmp_path / "no-such-kit") in pico.missing()
+
+
+# ------------------------------------------------------------ a maker's fresh clone
+def maker_python():
+    """A python3 with nothing installed for this project: the one this venv was made from
+    (a maker's), if it has none of the three libraries."""
+    py = getattr(sys, "_base_executable", None) or shutil.which("python3")
+    r = subprocess.run([py, "-c", "import adafruit_ticks"], capture_output=True)
+    if r.returncode == 0:
+        pytest.skip("%s has the CircuitPython libraries installed: not a fresh machine" % py)
+    return py
+
+
+def maker_env(tmp_path, **more):
+    """No venv, no test tools; pip takes the three libraries from local wheels (no
+    network here), and nothing is fetched from the internet (a closed port)."""
+    import wheels
+
+    folder = str(tmp_path / "wheels")
+    if not os.path.isdir(folder):
+        wheels.locked_wheels(folder)
+    e = {k: v for k, v in env().items() if k not in ("VIRTUAL_ENV", "PYTHONPATH",
+                                                      "QK_MPY_CROSS", "QK_MPY_CROSS_URL")}
+    e.update(wheels.pip_env(folder), QK_MPY_CROSS_URL="http://127.0.0.1:9/none", **more)
+    return e
+
+
+def test_a_makers_deploy_and_bundles_need_only_python3(clone, tmp_path):
+    """On a fresh clone with no .venv and a python3 with nothing installed: the deploy
+    fetches the three libraries (only them) at the locked versions and writes the board's
+    files, as .mpy with CircuitPython 10's mpy-cross where it is given, else .py; the
+    bundles are made the same (the 10.x ones; the 9.x ones are said not made); nothing
+    makes a .venv."""
+    import cpvm
+    from qiklaxon import layout
+
+    py = maker_python()
+    cp = cpvm.find()
+    e = maker_env(tmp_path, **({"QK_MPY_CROSS": os.path.join(cp, "mpy-cross")} if cp else {}))
+    drive = tmp_path / "CIRCUITPY"
+    drive.mkdir()
+    build = "cpx" if cp else "pico"
+    (drive / "boot_out.txt").write_text(layout.boot_out(build))
+    cmd = [py, "tools/dev.py", "deploy", str(drive)] + ([] if cp else ["--py"])
+    r = subprocess.run(cmd, cwd=clone, env=e, capture_output=True, text=True, timeout=900)
+    assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
+    assert "fetching the CircuitPython libraries with pip" in r.stdout
+    assert not os.path.exists(os.path.join(clone, ".venv"))
+    cached = [n for _, _, names in os.walk(os.path.join(clone, ".cache", "libraries"))
+              for n in names if n.endswith(".py")]
+    assert sorted(cached) == ["adafruit_debouncer.py", "adafruit_ticks.py", "neopixel.py"]
+    ext = ".mpy" if cp else ".py"
+    for rel in ("code.py", "version.txt", "hardware/device" + ext, "lib/adafruit_ticks" + ext):
+        assert (drive / rel).exists(), rel
+    assert (drive / "version.txt").read_text().startswith("QI Klaxon ")
+    again = subprocess.run(cmd, cwd=clone, env=e, capture_output=True, text=True, timeout=900)
+    assert again.returncode == 0 and "fetching" not in again.stdout  # (kept in .cache)
+    if not cp:
+        return
+    r = subprocess.run([py, "tools/dev.py", "bundle"], cwd=clone, env=e, capture_output=True,
+                       text=True, timeout=900)
+    assert r.returncode == 1, r.stdout + r.stderr
+    made = sorted(os.listdir(os.path.join(clone, "dist")))
+    assert len(made) == 3 and all(n.endswith("-10.x.zip") for n in made), made
+    assert r.stderr.count("NOT MADE ") == 3 and "-9.x.zip" in r.stderr
+    assert not os.path.exists(os.path.join(clone, ".venv"))

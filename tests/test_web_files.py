@@ -192,9 +192,9 @@ def test_the_page_says_it_times_klaxon_presses_only():
 
     assert "Klaxon press&rarr;sound" in read("web", "index.html")
     assert "`Klaxon press\\u2192sound: " in read("web", "app.js")
-    readme = read("README.md")
-    assert "The page shows each Klaxon press→sound time" in readme
-    assert "The page shows each press→sound time" not in readme
+    page = read("docs", "browser.md")  # (the README's page for the browser, moved to docs/)
+    assert "The page shows each Klaxon press→sound time" in page
+    assert "The page shows each press→sound time" not in page
 
 
 def test_the_page_makes_a_tap_with_no_time_in_it_a_tap_and_follows_the_game_in_its_status():

@@ -136,16 +136,25 @@ def vm_rows(folder):
     return rows
 
 
-def cp_rows():
+def cp_rows(quick=False):
     """The Express firmware's heap on CircuitPython 10 itself (tools/cpvm.py), or None
-    without the build. {scenario: (need bytes, per layout, names)}, the issue's
-    first measure (the heap size in 1 KB steps less the stand-ins) and "names": a whole
-    game's interned names as the Express holds them (``cpvm.express_names``)."""
+    without the build. {scenario: (need bytes, per variant and layout, names)} for
+    start-up ("budget") and a whole game ("game") in every call-structure variant
+    (``cpvm.VARIANTS``) and layout (``cpvm.LAYOUTS``; ``quick``: ``cpvm.QUICK_VARIANTS``
+    in every fourth layout, as the test command's run), a question in the lane's own
+    variant; "<scenario> variants":
+    {variant: [per layout]}; "retention": ``cpvm.retention`` (16 seeds); the issue's
+    first measure (the heap size in 1 KB steps less the stand-ins); "names": a whole
+    game's interned names as the Express holds them (``cpvm.express_names``);
+    "seconds": the lane's wall time here."""
     import cpvm
     import scenario
 
     if cpvm.find() is None:
         return None
+    started = time.monotonic()
+    pads = cpvm.QUICK_LAYOUTS if quick else cpvm.LAYOUTS
+    variants = cpvm.QUICK_VARIANTS if quick else cpvm.VARIANTS
     d = cpvm.Drive("cpx")
     try:
         out = {}
@@ -156,11 +165,16 @@ def cp_rows():
             lines, _, text, ok = d.run(steps, end)
             if not ok:
                 raise SystemExit("the CircuitPython lane failed:\n" + text[-2000:])
-            out[name] = d.need(steps, end, lines)
+            out[name] = d.need(steps, end, lines, pads=pads, variants=cpvm.VARIANTS[:1]
+                               if name == "question" else variants)
+            out[name + " variants"] = dict(d.per_variant)
             if name == "budget":
                 kb, base, _ = d.min_heap(steps, end, lines)
                 out["first measure"] = kb * 1024 - base
+            if name == "game":
+                out["retention"] = cpvm.retention(d, steps, end, lines, names=out[name][2])
         out["names"] = cpvm.express_names(d)  # a whole game's, as the Express would hold them
+        out["seconds"] = time.monotonic() - started
         return out
     finally:
         d.close()
@@ -352,18 +366,30 @@ def main(argv=None):
             "<= 10 ms", "%.2f ms" % (max(slow) / 1000), max(slow) <= 10_000)
     import cpvm
 
-    cp = cp_rows()
+    cp = cp_rows(args.quick)
     if cp is None:
         row("firmware peak heap on the Express (CircuitPython 10)", "<= 13.5 KB",
             "not measured: " + cpvm.HOW_TO_GET, missing("QK_REQUIRE_CP"))
     else:
+        pads = cpvm.QUICK_LAYOUTS if args.quick else cpvm.LAYOUTS
+
         def heap(name, what, budget):
             need, per, names = cp[name]
             pools = cpvm.samd21_pools(names)[0]
-            row("Express heap, CircuitPython 10, worst of %d layouts: %s" % (len(per), what),
+            by = cp[name + " variants"]
+            layouts = len(next(iter(by.values())))
+            worst = max(by, key=lambda v: max(by[v]))
+            spread = ""
+            if len(by) > 1:  # each variant's worst, and the spread over the layouts
+                spread = "variants' worst %.2f..%.2f KB, " % (
+                    min(max(x) for x in by.values()) / 1024, max(max(x) for x in by.values())
+                    / 1024)
+            row("Express heap, CircuitPython 10, worst of %s%d layouts: %s" % (
+                "%d call structures x " % len(by) if len(by) > 1 else "", layouts, what),
                 "<= %.1f KB" % budget if budget else "(info: the Express has 15.9 KB)",
-                "%.2f KB (layouts %.2f..%.2f KB + the Express's qstr pools %d B; %d names)"
-                % (need / 1024, min(per) / 1024, max(per) / 1024, pools, names),
+                "%.2f KB (%s, layout %s; %slayouts %.2f..%.2f KB; + the Express's qstr pools "
+                "%d B; %d names)" % (need / 1024, worst, pads[by[worst].index(max(by[worst]))],
+                                     spread, min(per) / 1024, max(per) / 1024, pools, names),
                 need <= budget * 1024 if budget else None)
 
         heap("budget", "start-up, ask, answer, a Klaxon", 13.5)
@@ -372,6 +398,18 @@ def main(argv=None):
             % (cp["first measure"] / 1024), None)
         heap("question", "a question, reveal, penalty", None)
         heap("game", "a whole game (+ undo, move, end, new game)", 14.5)
+        ret = cp["retention"]
+        bad = [r for r in ret if not r[3]]
+        row("  a whole game with 1.5 KB of 16-64 B blocks pinned during play, %.1f KB usable "
+            "(%d seeds over the call structures and layouts)" % (
+                cpvm.EXPRESS_USABLE / 1024, len(ret)), "no restart",
+            "%d of %d played through%s" % (len(ret) - len(bad), len(ret), "".join(
+                "; seed %d (%s, layout %s): %s" % (r[0], r[1], r[2], r[5] or "other lines")
+                for r in bad[:3])), not bad)
+        row("  the CircuitPython lane's wall time here (%s)" % (
+            "half the variants, every fourth layout: --quick" if args.quick else
+            "every variant and layout"), "(info)",
+            "%.0f s" % cp["seconds"], None)
         n = cp["names"]
         row("the firmware's interned names for a whole game on the Express",
             "<= %d (141st: +832 B)" % n["budget"], "%d names; %d to the 141st; pool %d B"

@@ -27,6 +27,14 @@ before ``code.py`` ran: the firmware's own need is the difference. On the
 Express ``neopixel`` is frozen into CircuitPython (its bytecode stays in
 flash), so the runner imports it before that baseline.
 
+The collector scans the C stack conservatively, so what the stack holds decides what
+a collection keeps (issue 24, docs/express-heap.md): ``VARIANTS`` vary the call
+structure around the firmware (the clock's and the pins' stand-ins as Python frames,
+code.py run deeper, the stack written over before the loop, the runner's own length),
+``Drive.run(pinned=)`` keeps small blocks from random moments on as stale words would
+(``retention``), and ``Drive.run(probe=, heap_map=)`` pauses the VM to copy its stack,
+heap and static data out for tools/cpheap.py.
+
 Without the build, ``find()`` returns None and ``HOW_TO_GET`` says how to
 make one (tools/build-circuitpython.sh fetches and builds CircuitPython).
 """
@@ -61,6 +69,46 @@ PASS_US = 1000
 LAYOUTS = tuple((held, 0) for held in (0, 13, 47, 111, 229, 487, 1021, 2039)) + (
     (16, 31), (48, 95), (32, 237), (64, 499), (16, 1013), (112, 2031), (0, 733), (256, 1531))
 STANDINS = ("vmboard", "simboard")
+# Call-structure variants (issue 24): what the C stack holds when the collector scans it
+# (conservatively: a stale word that looks like a pointer keeps its block). The layouts
+# move where blocks land, never what the stack holds; these move the stack. Each is
+# (name, clock frames, pin frames, code.py depth, scrub, runner bytes):
+# ``supervisor.ticks_ms`` one Python function deep (the stand-in's own) or two; a
+# ``DigitalInOut.value`` read a plain attribute (as cheap as a board's C property: 0) or
+# a Python property one or two frames deep; ``code.py`` run at the runner's top level or
+# that many Python calls deeper; the C stack below code.py's frame written over before
+# the loop runs (a recursion ``SCRUB_CALLS`` deep) or left as start-up left it; and the
+# runner's own code that many bytes longer (a constant: as a longer folder name moved the
+# issue's check, it moves what the frames above code.py hold and where code.py's compile
+# left its words). The first is the lane as it was; the last two are runner lengths that
+# put the firmware as it was into the issue's mode (start-up's garbage kept).
+VARIANTS = (
+    ("lane", 1, 0, 0, 0, 0),
+    ("clock2", 2, 0, 0, 0, 0),
+    ("pin1", 1, 1, 0, 0, 0),
+    ("clock2-pin1", 2, 1, 0, 0, 0),
+    ("clock2-pin2", 2, 2, 0, 0, 0),
+    ("deep3", 1, 0, 3, 0, 0),
+    ("clock2-pin1-deep3", 2, 1, 3, 0, 0),
+    ("scrub", 1, 0, 0, 1, 0),
+    ("clock2-pin1-scrub", 2, 1, 0, 1, 0),
+    ("clock2-pin2-deep5-scrub", 2, 2, 5, 1, 0),
+    ("runner+3", 1, 0, 0, 0, 3),
+    ("clock2-pin1-runner+11", 2, 1, 0, 0, 11),
+)
+VARIANT = dict((v[0], v) for v in VARIANTS)
+# The quick run (bench --quick, in the test command): every fourth layout, in half the
+# variants (the lane's own, the deepest of each kind, and the one that put the firmware
+# as it was into the issue's mode); the full bench runs them all
+QUICK_LAYOUTS = LAYOUTS[::4]
+QUICK_VARIANTS = tuple(VARIANT[n] for n in (
+    "lane", "clock2-pin1", "clock2-pin2", "deep3", "clock2-pin2-deep5-scrub",
+    "clock2-pin1-runner+11"))
+# The Express: usable heap at code.py on a real 10.2.1 build (../shared/circuitpython/README)
+EXPRESS_USABLE = int(15.9 * 1024)
+PROBES = 32  # Drive.run(probe=...): at most so many
+PINS = 96  # Drive.run(pinned=...): at most so many
+SCRUB_CALLS = 48  # the scrub's depth: past the deepest the loop goes (an overlay's import)
 # Stand-ins for what a board's firmware has frozen or in C: tools/cpboard (a frozen
 # neopixel: the Express) or, elsewhere, the real library on the drive over a Python pixelbuf
 CP_BOARD = {p: ("cpboard",) for p in layout.BOARDS if "neopixel" in FROZEN[p]}
@@ -126,10 +174,12 @@ _import = builtins.__import__
 RUNNER = PRELUDE + """\
 _print = builtins.print
 _END_US = %(end_us)d
-_state = [None]
+_state = [None, None]  # Device.poll and Device.crash, the firmware's own
+e = None  # (bound now: binding it in the handler below would grow the globals, on a full heap)
 
 
 def _poll(self):  # one pass, its time first: the console lines after it are of this pass
+    global _MAP
     _print('@T', simclock.now_us() // 1000)
     try:
         _state[0](self)
@@ -137,6 +187,36 @@ def _poll(self):  # one pass, its time first: the console lines after it are of 
         simclock.advance_us(%(pass_us)d)
     if simclock.now_us() >= _END_US:
         raise SystemExit
+    while simclock.now_us() >= _PIN_T[_pin[0]]:  # a block kept from now on (Drive.run(pinned=))
+        _PINNED[_pin[0]] = (None,) * _PIN_N[_pin[0]]
+        _pin[0] += 1
+    if simclock.now_us() >= _PROBE[0]:  # (diagnosis only: Drive.run(probe=))
+        _PROBE.pop(0)
+        _PROBE.append(0x3FFFFFFF)
+        if _MAP:  # the C stack before the collection, below where it scans from here too
+            _stack(0)
+        gc.collect()
+        _print('@LIVE', simclock.now_us() // 1000, gc.mem_alloc())
+        if _MAP:
+            micropython.mem_info(1)
+            _stack(0x1234567)
+            _MAP = 0
+
+
+def _crash(self, e):
+    global _MAP
+    if _MAP:
+        _MAP = 0
+        _print('@LIVE', simclock.now_us() // 1000, gc.mem_alloc())
+        micropython.mem_info(1)
+        _stack(0x1234567)
+    if self:
+        _state[1](self, e)
+
+
+def _stack(mark):  # the runner pauses; the host copies the C stack, the heap and static
+    _print('@DUMP', mark << 1 | 1)  # data out of this process (mark: 0 the stack alone)
+    _STDIN.readinto(_BUF)  # (allocates nothing: it works on a full heap too)
 
 
 def _imp(name, *args):
@@ -147,7 +227,12 @@ def _imp(name, *args):
         cls = sys.modules['hardware.device'].Device
         _state[0] = cls.poll
         cls.poll = _poll
+        _state[1] = cls.crash
+        if _MAP == 2:  # the heap as the first fault finds it (diagnosis: heap_map='fault')
+            cls.crash = _crash
         builtins.__import__ = _import  # from here on the VM's own import, as on a board
+        if _SCRUB:  # the C stack below code.py's frame overwritten before the loop runs
+            _scrub(_SCRUB)
     return m
 
 
@@ -159,6 +244,61 @@ def _nvm():  # the nvm as the run leaves it, in pieces: the heap may be nearly f
 
 
 builtins.__import__ = _imp
+import micropython
+_PROBE = %(probe)r
+_PIN_T = %(pin_t)r
+_NOISE = %(noise)r  # (the runner's own bytes longer: VARIANTS; Drive.run(noise=))
+_MAP = %(heap_map)r
+_BUF = bytearray(1)
+_STDIN = sys.stdin
+_PIN_N = %(pin_n)r
+_PINNED = [None] * len(_PIN_T)
+_pin = [0]
+_MAP = %(heap_map)r
+_V = %(variant)r  # (clock frames, pin frames, code.py depth, scrub): VARIANTS, numbers only
+# (a name would be one more qstr in some variants: Drive.fill counts them once)
+import supervisor, digitalio  # (every variant makes the same objects: the same layout)
+
+
+def _tick2():  # the clock two Python frames deep
+    return _tick1()
+
+
+_tick1 = supervisor.ticks_ms
+supervisor.ticks_ms = _tick2 if _V[0] == 2 else _tick1
+
+
+def _pin0(self):  # a pin read one Python frame deep (a property)
+    return self._v
+
+
+def _pin1(self):  # ... or two
+    return _pin0(self)
+
+
+def _pinset(self, v):
+    self._v = v
+
+
+class _IO(digitalio.DigitalInOut):
+    value = property(_pin1 if _V[1] == 2 else _pin0, _pinset)
+
+
+digitalio.DigitalInOut = _IO if _V[1] else _IO.__bases__[0]
+
+
+def _code(n):  # code.py run n Python calls deeper
+    if n > 1:
+        return _code(n - 1)
+    execfile('code.py')
+
+
+def _scrub(n, a=0, b=0, c=0, d=0):  # each call's frames overwrite the C stack below
+    if n > 1:
+        _scrub(n - 1, 0, 0, 0, 0)
+
+
+_SCRUB = _V[3] and %(scrub_calls)d
 _Q = type('_Q', (), {})
 for i in range(%(fill)d):  # the stand-ins fill their qstr pools and start one more (fill())
     setattr(_Q, '_q%%d' %% i, 0)
@@ -172,11 +312,13 @@ micropython.qstr_info(%(verbose)s)
 gc.collect()
 _print('@BASE', gc.mem_alloc(), gc.mem_alloc() + gc.mem_free())
 try:
-    execfile('code.py')
+    %(code_py)s
 except SystemExit:
     pass
 except BaseException as e:  # supervisor.reload(): a board runs code.py again (Drive.run)
     if type(e).__name__ != 'ReloadRequested':
+        if _MAP == 2:  # (a fault out of code.py itself: start-up's)
+            _crash(None, e)
         raise
     _print('@RELOAD', simclock.now_us() // 1000)
 gc.collect()
@@ -197,6 +339,7 @@ class Drive:
             raise RuntimeError(HOW_TO_GET)
         self.profile = profile
         self._fill = None
+        self._heaps = {}
         self.path = folder or tempfile.mkdtemp(prefix="qk-cp-%s-" % profile)
         with open(os.path.join(self.path, "boot_out.txt"), "w") as f:
             f.write(BOOT_OUT[profile])
@@ -238,7 +381,7 @@ class Drive:
         return self._fill
 
     def run(self, steps, end_ms, heap_kb=None, nvm=None, timeout=120, heap=None, pad=(0, 0),
-            verbose=False):
+            verbose=False, variant=VARIANTS[0], probe=(), heap_map=False, pinned=(), noise=0):
         """Play ``steps`` [(t_ms, pressed, control)] until ``end_ms``: (lines, base, output,
         ok), ``lines`` as "t_ms line" like ``Scenario.canonical()``; base: the stand-ins'
         bytes. The heap: ``heap_kb`` KB or ``heap`` bytes (default: the VM's); ``pad``: the
@@ -247,7 +390,16 @@ class Drive:
         firmware called ``supervisor.reload()`` (the run ends there; None if it did not).
         ``self.nvm``: the nvm as the run left it (a board's next run starts with it).
         ``verbose``: also ``self.new_names``, the names (qstrs) the VM interned while
-        code.py ran, in order."""
+        code.py ran, in order. ``variant``: the call structure (``VARIANTS``). ``probe``:
+        simulated times (ms) after whose pass the runner collects and records the live
+        bytes in ``self.live`` [(t_ms, bytes)] (and with ``heap_map`` the heap's block map
+        in ``self.maps``, the C stack and the heap's bytes in ``self.memory``; "fault": at
+        the first fault instead, before its report allocates): a diagnosis, which changes
+        what it measures. ``pinned``: [(t_ms,
+        bytes)], at most ``PINS``: after the pass at t_ms the runner allocates a block of
+        that many bytes (16 to 64: a tuple of Nones) and keeps it to the end, as a stale
+        word on the stack keeps a dead block (``pin_schedule``). ``noise``: the runner
+        that many bytes longer again (as ``VARIANTS``' last field)."""
         import simprofiles
 
         prof = simprofiles.profile(self.profile)
@@ -268,7 +420,18 @@ class Drive:
             "frozen": FROZEN.get(self.profile, ()), "cmods": C_MODULES[self.profile],
             "fill": self.fill(), "pad": pad[0], "hole": pad[1],
             "verbose": "1" if verbose else "",  # (with any argument, qstr_info lists them)
+            "variant": tuple(variant[1:5]), "scrub_calls": SCRUB_CALLS,
+            "code_py": "_code(%d)" % variant[3] if variant[3] else "execfile('code.py')",
+            # (always PROBES long and the same code: a probe changes no layout before it)
+            "probe": [t * 1000 for t in probe][:PROBES] + [0x3FFFFFFF] * (PROBES - len(probe)),
+            "heap_map": 2 if heap_map == "fault" else int(bool(heap_map)),
+            "noise": "x" * (noise + variant[5]),
+            "pin_t": [t * 1000 for t, _ in pinned] + [0x3FFFFFFF] * (PINS + 1 - len(pinned)),
+            "pin_n": [(n - 8) // 4 for _, n in pinned] + [0] * (PINS + 1 - len(pinned)),
             "nvm": bytes(nvm) if nvm is not None else b"\xff" * NVM_SIZE[self.profile]}
+        if len(pinned) > PINS or len(probe) > PROBES or any(
+                not 16 <= n <= 64 for _, n in pinned):
+            raise ValueError("at most %d pins of 16 to 64 bytes and %d probes" % (PINS, PROBES))
         runner = os.path.join(self.standins, "_runner.py")
         with open(runner, "w") as f:
             f.write(code)
@@ -279,14 +442,26 @@ class Drive:
         cmd.append(runner)
         # the drive is the current folder, as on a board: modules' names are relative
         env = dict(os.environ, MICROPYPATH=":".join((".", "lib", self.standins)))
-        r = subprocess.run(cmd, cwd=self.path, env=env, capture_output=True, text=True,
-                           timeout=timeout)
+        self.memory = {}  # {address: bytes}: the C stack, heap and static data at the dump
+        self.before = {}  # {address: bytes}: the C stack before the first probe's collection
+        self.regions = []  # where the copies start: the C stack, the heap, static data
+        self.mark = None
+        if heap_map:
+            r = self._paused(cmd, env, timeout)
+        else:
+            r = subprocess.run(cmd, cwd=self.path, env=env, capture_output=True, text=True,
+                               timeout=timeout)
         lines = []
         base = None
         t = None  # the time of the pass printing now (ms), None outside code.py
         self.reload_ms = None  # when the firmware asked for supervisor.reload(), if it did
         self.nvm = None  # microcontroller.nvm at the end, to start the next run with
+        self.live = []  # (t_ms, live bytes) at each probe
+        self.maps = []  # the heap's block map at each probe (heap_map)
+        in_map = False
+        self.banner = None  # code.py's version line (version.txt), if it printed one
         for line in r.stdout.splitlines():
+            in_map = in_map and not line.startswith("@")
             if line.startswith("@BASE "):
                 base = int(line.split()[1])
                 self.usable = int(line.split()[2])
@@ -298,8 +473,17 @@ class Drive:
             elif line.startswith("@NVM "):
                 self.nvm = bytes.fromhex(line[5:])
                 t = None
+            elif line.startswith("@LIVE "):
+                self.live.append(tuple(int(x) for x in line.split()[1:]))
+                if heap_map:
+                    self.maps.append([])  # the map's lines, until the next pass's
+                    in_map = True
+            elif self.maps and in_map:
+                self.maps[-1].append(line)
             elif line.startswith("@END"):
                 t = None
+            elif t == "0" and not lines and deploy.VERSION_LINE.match(line):
+                self.banner = line  # code.py's first line, the version: not the device's
             elif t is not None:
                 lines.append("%s %s" % (t, line))
         ok = r.returncode == 0 and base is not None and "@END" in r.stdout and \
@@ -313,6 +497,88 @@ class Drive:
             had = set(_dumped(dumps[0].split("\n@BASE ")[0]))  # are in the dumps too)
             self.new_names = [n for n in _dumped(dumps[-1]) if n not in had]
         return lines, base, r.stdout + r.stderr, ok
+
+    def _paused(self, cmd, env, timeout):
+        """Run ``cmd`` as ``run`` does, and at each ``@DUMP`` line (the runner waits on its
+        stdin) copy the VM's C stack (its last 16 KB), its heap and its static data out of
+        the process (/proc/PID/mem: the VM itself reads and allocates nothing), then let
+        it go on. A CompletedProcess, stderr in stdout."""
+        import time
+
+        p = subprocess.Popen(cmd, cwd=self.path, env=env, stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        out = []
+        heap = None
+        end = time.monotonic() + timeout
+        try:
+            for line in p.stdout:
+                out.append(line)
+                if line.startswith("GC memory layout; from "):
+                    heap = int(line.split("from ")[1].rstrip(":\n"), 16)
+                elif line.startswith("GC: total: "):
+                    total = int(line.split()[2].rstrip(","))
+                elif line.startswith("@DUMP "):
+                    mark = int(line.split()[1])
+                    self._copy(p.pid, mark, heap, total if heap else 0)
+                    p.stdin.write("\n")
+                    p.stdin.flush()
+                if time.monotonic() > end:
+                    raise subprocess.TimeoutExpired(cmd, timeout)
+            p.wait(timeout=max(1, end - time.monotonic()))
+        finally:
+            if p.poll() is None:
+                p.kill()
+                p.wait()
+        return subprocess.CompletedProcess(cmd, p.returncode, "".join(out), "")
+
+    def _copy(self, pid, mark, heap, total):
+        """Copy process ``pid``'s memory for ``run(heap_map=...)`` (see ``_paused``)."""
+        with open("/proc/%d/maps" % pid) as f:
+            maps = [line.split() for line in f]
+        stack, heaps, statics = [], [], []
+        for i, m in enumerate(maps):
+            lo, hi = (int(x, 16) for x in m[0].split("-"))
+            if m[-1] == "[stack]":
+                stack = [(hi - 16384, hi)]
+            elif mark > 1 and heap and lo <= heap < hi:
+                heaps = [(heap, heap + total)]
+            elif mark > 1 and "rw-p" in m[1] and (
+                    m[-1].endswith("circuitpython") or len(m) == 5 and i and
+                    maps[i - 1][-1].endswith("circuitpython")):
+                statics.append((lo, hi))  # static data: .data, then .bss
+        spans = stack + heaps + statics
+        with open("/proc/%d/mem" % pid, "rb") as f:
+            for lo, hi in spans:
+                f.seek(lo)
+                data = f.read(hi - lo)
+                (self.memory if mark > 1 else self.before)[lo] = data
+        if mark > 1:
+            self.mark = mark
+            self.regions = [lo for lo, _ in spans]
+
+    def heap_for(self, room, steps=(), pad=(0, 0), variant=VARIANTS[0], pinned=()):
+        """The ``-X heapsize`` that leaves the firmware ``room`` usable bytes above what
+        the stand-ins hold before code.py (the allocator's tables off), for a run with
+        these arguments (the script and the pins are the runner's: its baseline): what
+        a board with ``room`` bytes free at code.py is, here."""
+        base = self.run(steps, 1, pad=pad, variant=variant, pinned=pinned)[1]
+        if base is None:
+            raise RuntimeError("the runner does not start")
+        want = base + room
+        # the usable heap grows with -X heapsize (less the tables), the same for any script
+        low, high = want, want * 11 // 10
+        while self._usable(high) < want:
+            high *= 2
+        while high - low > 1:
+            mid = (low + high) // 2
+            low, high = (mid, high) if self._usable(mid) < want else (low, mid)
+        return high
+
+    def _usable(self, heap):
+        if heap not in self._heaps:
+            self.run([], 1, heap=heap)
+            self._heaps[heap] = self.usable
+        return self._heaps[heap]
 
     def min_heap(self, steps, end_ms, expect, span=48):
         """(smallest heap in KB where the script gives the console lines ``expect``, the
@@ -333,46 +599,74 @@ class Drive:
                 low = mid + 1
         return found, base, names
 
-    def need(self, steps, end_ms, expect, pads=LAYOUTS, step=64, nvm=None):
-        """The firmware's peak heap need in bytes: the worst over ``pads`` (layouts) of the
-        smallest usable heap (the heap less the allocator's tables, in ``step`` bytes) in
-        which, and in each of the next 512 B, the script gives the console lines
-        ``expect`` (bisected, then that window checked), less what the stand-ins hold
-        before code.py; plus the qstr pools the Express allocates for the firmware's names
-        (``samd21_pools``). Returns (need, [per layout], names). ``nvm``: the board's
-        nvm at power-on (a saved game to resume), as ``run`` takes it.
+    def need(self, steps, end_ms, expect, pads=LAYOUTS, step=64, nvm=None,
+             variants=VARIANTS[:1], pinned=()):
+        """The firmware's peak heap need in bytes: the worst over ``variants`` (call
+        structures, ``VARIANTS``) and ``pads`` (layouts) of the smallest usable heap (the
+        heap less the allocator's tables, in ``step`` bytes) in which, and in each of the
+        next 512 B, the script gives the console lines ``expect`` (bisected, then that
+        window checked), less what the stand-ins hold before code.py; plus the qstr pools
+        the Express allocates for the firmware's names (``samd21_pools``). Returns (need,
+        [per variant and layout, layouts first], names); ``self.per_variant``: {variant's
+        name: [per layout]}. ``nvm``: the board's nvm at power-on (a saved game to
+        resume), as ``run`` takes it; ``pinned``: blocks kept during play, as ``run``.
 
         Why not the heap size in 1 KB steps: the stand-ins hold ~20 KB, whose share of
         the allocator's tables (3%%: ~0.6 KB) is not the firmware's, and 1 KB steps round
         up by as much again. Where blocks land decides what fits (fragmentation), and a
-        board lays them out otherwise: each layout shifts them, and the worst counts."""
+        board lays them out otherwise: each layout shifts them, and the worst counts; what
+        the C stack holds decides what a collection keeps: each variant moves that."""
         per = []
         names = 0
-        for pad in pads:
-            low, high = 8192, 96 * 1024
-            base = usable = None
-            while high - low > step:
-                mid = (low + high) // 2
-                lines, b, _, ok = self.run(steps, end_ms, heap=mid, pad=pad, nvm=nvm)
-                if ok and lines == expect:
-                    high, base, usable, names = mid, b, self.usable, max(names, self.names)
-                else:
-                    low = mid
-            if base is None:
-                raise RuntimeError("the script fails even in %d bytes of heap" % high)
-            # More heap does not always help (where blocks land): the need is the smallest
-            # heap from which the next 512 B all play too, so a lucky size is not the measure
-            h = high
-            while h < high + 512:
-                h += step
-                lines, b, _, ok = self.run(steps, end_ms, heap=h, pad=pad, nvm=nvm)
-                if not (ok and lines == expect):
-                    high = h + step  # (a candidate: it is run next, as the window's first)
-                    h = high - step
-                elif h == high:
-                    base, usable = b, self.usable
-            per.append(usable - base)
+        self.per_variant = {}
+        for variant in variants:
+            self.per_variant[variant[0]] = []
+            for pad in pads:
+                n, used = self._need_one(steps, end_ms, expect, pad, step, nvm, variant, pinned)
+                names = max(names, n)
+                self.per_variant[variant[0]].append(used)
+                per.append(used)
         return max(per) + samd21_pools(names)[0], per, names
+
+    def _need_one(self, steps, end_ms, expect, pad, step, nvm, variant, pinned):
+        """(names, bytes) of ``need`` in one layout and variant."""
+        def plays(h):
+            lines, b, _, ok = self.run(steps, end_ms, heap=h, pad=pad, nvm=nvm,
+                                       variant=variant, pinned=pinned)
+            return (b, self.usable, self.names) if ok and lines == expect else None
+
+        # the bisection's bounds from what the stand-ins hold: the firmware needs over
+        # 8 KB and (here) under 32 KB, the tables ~3%% more
+        b0 = self.run(steps, 1, pad=pad, variant=variant, pinned=pinned)[1]
+        low, high = (b0 + 8192) * 103 // 100, (b0 + 32768) * 105 // 100
+        got = plays(high)
+        while got is None and high < 512 * 1024:
+            low, high = high, high * 2
+            got = plays(high)
+        if got is None:
+            raise RuntimeError("the script fails even in %d bytes of heap" % high)
+        while high - low > step:
+            mid = (low + high) // 2
+            r = plays(mid)
+            if r:
+                high, got = mid, r
+            else:
+                low = mid
+        # More heap does not always help (where blocks land): the need is the smallest
+        # heap from which the next 512 B all play too, so a lucky size is not the measure
+        h = high
+        names = got[2]
+        while h < high + 512:
+            h += step
+            r = plays(h)
+            if r is None:
+                high = h + step  # (a candidate: it is run next, as the window's first)
+                h = high - step
+            else:
+                names = max(names, r[2])
+                if h == high:
+                    got = r
+        return max(names, got[2]), got[1] - got[0]
 
     def close(self):
         shutil.rmtree(self.path, ignore_errors=True)
@@ -443,6 +737,49 @@ _step('the first Klaxon (audio buffers)')
 """
 BREAKDOWN_MODULES = ("adafruit_ticks", "adafruit_debouncer", "qiklaxon", "qiklaxon.core",
                      "hardware")
+
+
+def retention(drive, steps, end_ms, expect, seeds=16, total=1536, names=None):
+    """Issue 24's retention test: for each seed, a call-structure variant and a layout
+    (taken in turn) and ``total`` bytes of 16-64 B blocks pinned at random moments
+    (``pin_schedule``), in a heap that leaves the firmware the Express's usable heap
+    less the qstr pools its ``names`` take there. [(seed, variant's name, layout,
+    played: the console lines ``expect`` with no restart, when it restarted (ms) or
+    None, the first fault line or None)]."""
+    if names is None:
+        drive.run(steps, end_ms)
+        names = drive.names
+    room = EXPRESS_USABLE - samd21_pools(names)[0]
+    out = []
+    for seed in range(seeds):
+        variant = VARIANTS[seed % len(VARIANTS)]
+        pad = LAYOUTS[seed % len(LAYOUTS)]
+        pins = pin_schedule(seed, end_ms, total)
+        heap = drive.heap_for(room, steps, pad=pad, variant=variant, pinned=pins)
+        lines, _, _, ok = drive.run(steps, end_ms, heap=heap, pad=pad, variant=variant,
+                                    pinned=pins)
+        fault = [line for line in lines if " fault: " in line or " out of memory" in line]
+        out.append((seed, variant[0], pad, ok and lines == expect and drive.reload_ms is None,
+                    drive.reload_ms, fault[0] if fault else None))
+    return out
+
+
+def pin_schedule(seed, end_ms, total=1536, start_ms=100):
+    """[(t_ms, bytes)] for ``Drive.run(pinned=)``: blocks of 16 to 64 bytes at seeded random
+    moments from ``start_ms`` to ``end_ms``, up to ``total`` bytes in all (issue 24's
+    retention test: what stale words on the stack could keep)."""
+    import random
+
+    rng = random.Random(seed)
+    out = []
+    left = total
+    while left >= 16 and len(out) < PINS:
+        n = rng.choice((16, 32, 48, 64))
+        if n > left:
+            n = left // 16 * 16
+        out.append((rng.randrange(start_ms, end_ms), n))
+        left -= n
+    return sorted(out)
 
 
 def _fill_for(out):

@@ -1,22 +1,31 @@
 #!/usr/bin/env python3
-"""Put QI Klaxon on a board's CIRCUITPY drive, offline (host-only tool).
+"""Put QI Klaxon on a board's CIRCUITPY drive, with nothing but python3 (host-only tool).
 
-    python3 tools/deploy.py                 # find the mounted CIRCUITPY drive
-    python3 tools/deploy.py /media/me/CIRCUITPY --dry-run
+    python3 tools/dev.py deploy              # find the board's drive (CIRCUITPY or QIKLAXON)
+    python3 tools/dev.py deploy E:\\ --dry-run # say what would be written, write nothing
     python3 tools/deploy.py PATH --mpy-cross ~/bin/mpy-cross-9   # CircuitPython's mpy-cross
 
 It reads ``boot_out.txt`` to tell the board and the CircuitPython version
-(9 and 10 are supported), then copies only what that board runs: code.py,
-boot.py, safemode.py, the firmware's modules (``DEVICE``), that build's own
-profile (no other board's tables), power.py only where the port can sleep
-or has a watchdog, mixer.py only for WAV sounds, the sounds (not for tones),
-and the CircuitPython libraries from this environment (no download; not
-``neopixel`` on the Express, whose firmware has it frozen), each without its type
-hints (``lean_library``: a temporary copy, the same code, fewer interned names). With
-CircuitPython's own ``mpy-cross`` the libraries and the project's modules
-go as .mpy (less RAM at import; for the Express with ``-O3``, no line
-numbers, as it has no traceback module to show them); otherwise as .py,
-and it says so.
+(9 and 10 are supported), then copies only what that board runs (``build``):
+code.py, boot.py, safemode.py, the firmware's modules (``DEVICE``), that build's own
+profile (no other board's tables), power.py only where the port can sleep or has a
+watchdog, mixer.py only for WAV sounds, the sounds (not for tones), the three
+CircuitPython libraries (not ``neopixel`` on the Express, whose firmware has it
+frozen), each without its type hints (``lean_library``: the same code, fewer
+interned names), and ``version.txt`` (the firmware's version: code.py prints it as
+its first line). The same files, zipped, are the release bundles (tools/bundle.py).
+
+What it needs, it sets up itself, beside the repo (``.cache/``, never the test tools):
+* the three libraries at the versions requirements.lock pins: from this Python's
+  own environment when they are installed there at those versions (the developers'
+  .venv), else fetched once with pip (``pip install --no-deps --target``) into
+  ``.cache/libraries/`` (``library_source``);
+* CircuitPython's own ``mpy-cross`` for the board's CircuitPython, to copy the
+  modules and libraries as ``.mpy`` (less RAM at import; for the Express with
+  ``-O3``, no line numbers, as it has no traceback module to show them): found on
+  this computer or fetched from Adafruit's published builds and checked
+  (tools/mpycross.py). Without one it copies ``.py`` and says so; the Express needs
+  ``.mpy``, so there it stops and says to use the bundle.
 
 Safe by construction: it checks the free space before writing anything;
 every file is written to a temporary name, checked, then renamed; code.py
@@ -29,7 +38,10 @@ none).
 import argparse
 import hashlib
 import importlib.util
+import ntpath
 import os
+import platform
+import posixpath
 import re
 import shutil
 import subprocess
@@ -41,12 +53,27 @@ if os.path.join(ROOT, "lib") not in sys.path:
     sys.path.insert(0, os.path.join(ROOT, "lib"))
 from qiklaxon import layout  # noqa: E402  (the builds: lib/qiklaxon/layout.py)
 
-SUPPORTED = (9, 10)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import mpycross  # noqa: E402  (CircuitPython's mpy-cross: found, or fetched and checked)
+
+SUPPORTED = mpycross.SUPPORTED
 LIBRARIES = ("adafruit_debouncer", "adafruit_ticks", "neopixel")
+# Each library's distribution on PyPI (its version: requirements.lock)
+DISTRIBUTIONS = {"adafruit_debouncer": "adafruit-circuitpython-debouncer",
+                 "adafruit_ticks": "adafruit-circuitpython-ticks",
+                 "neopixel": "adafruit-circuitpython-neopixel"}
+LOCK = os.path.join(ROOT, "requirements.lock")
+LIBRARY_CACHE = os.path.join(ROOT, ".cache", "libraries")
+VERSION_FILE = os.path.join(ROOT, "VERSION")  # the firmware's version (a release's tag: v<it>)
+# What a drive is called: CircuitPython names it CIRCUITPY, and boot.py QIKLAXON
+LABELS = ("CIRCUITPY", "QIKLAXON")
 FROZEN = layout.table("frozen")  # libraries in the board's own firmware
 # (board id prefix, build) of the real boards, as the firmware tries them
 BOARD_PROFILES = tuple(p for p in layout.BOARD_PROFILES if p[1] in layout.BOARDS)
 ENTRY = ("boot.py", "safemode.py", "code.py")  # always .py; code.py is written last
+VERSION_TXT = "version.txt"  # on the drive: code.py prints its line first
+# That line, as the console shows it: the lanes tell it from the device's own lines by this
+VERSION_LINE = re.compile(r"^QI Klaxon \S+ for [^,]+, CircuitPython \d+$")
 # Host-only files beside the firmware's, never copied: the names of the builds and of
 # the state (tools read it; each device module holds its own const copies), the
 # readable Game API
@@ -70,15 +97,95 @@ class DeployError(Exception):
     """What stops a deploy, in words for the user."""
 
 
+def version():
+    """The firmware's version (the file VERSION: a release is tagged v<it>)."""
+    with open(VERSION_FILE, encoding="utf-8") as f:
+        v = f.read().strip()
+    if not re.match(r"^\d+\.\d+\.\d+([.+-][0-9A-Za-z.+-]+)?$", v):
+        raise DeployError("VERSION holds %r, not a version like 1.2.3" % v)
+    return v
+
+
+def version_line(profile, major):
+    """version.txt's one line for a build on CircuitPython ``major``."""
+    return "QI Klaxon %s for %s, CircuitPython %d\n" % (version(), layout.BY_PROFILE[profile]["title"],
+                                                       major)
+
+
+def _windows_volumes():
+    """[(root, volume label)] of the mounted drives (Windows: its own calls, no package)."""
+    import ctypes
+    import string
+
+    kernel = ctypes.windll.kernel32
+    kernel.SetErrorMode(1)  # SEM_FAILCRITICALERRORS: an empty card reader asks nothing
+    mask = kernel.GetLogicalDrives()
+    out = []
+    for i, letter in enumerate(string.ascii_uppercase):
+        if mask >> i & 1:
+            root = letter + ":\\"
+            label = ctypes.create_unicode_buffer(261)
+            if kernel.GetVolumeInformationW(ctypes.c_wchar_p(root), label, 261, None, None, None,
+                                            None, 0):
+                out.append((root, label.value))
+    return out
+
+
+def _listdir(path):
+    try:
+        return sorted(os.listdir(path))
+    except OSError:
+        return []
+
+
+def _is_label(name):
+    """A drive name CircuitPython or boot.py gives (a second board: "CIRCUITPY1",
+    "CIRCUITPY 1")."""
+    return re.match(r"^(%s)( ?\d+)?$" % "|".join(LABELS), name.upper()) is not None
+
+
+def drive_places(system=None, env=None):
+    """Where mounted drives show up on this computer (for the messages)."""
+    system = system or platform.system()
+    env = os.environ if env is None else env
+    if system == "Windows":
+        return ["the drive letters"]
+    if system == "Darwin":
+        return ["/Volumes"]
+    user = env.get("USER") or env.get("LOGNAME") or ""
+    return [p for p in ("/media/%s" % user if user else None,
+                        "/run/media/%s" % user if user else None, "/media", "/run/media", "/mnt")
+            if p]
+
+
+def find_drives(system=None, env=None, listdir=_listdir, exists=os.path.exists, volumes=None):
+    """The mounted CircuitPython drives: named CIRCUITPY (or QIKLAXON, as boot.py names
+    it) and holding boot_out.txt. Windows: the drive letters, by volume label; macOS:
+    /Volumes; Linux and the rest: the usual mount folders (``drive_places``).
+
+    The probes (``system`` as ``platform.system()``, ``env``, ``listdir``, ``exists``,
+    ``volumes``: [(root, label)]) are arguments, so that each computer's logic runs,
+    and is tested, on any other."""
+    system = system or platform.system()
+    found = []
+    if system == "Windows":
+        for root, label in (volumes or _windows_volumes)():
+            if _is_label(label or "") and exists(ntpath.join(root, "boot_out.txt")):
+                found.append(root)
+        return found
+    for base in drive_places(system, env):
+        for name in listdir(base):
+            path = posixpath.join(base, name)
+            if _is_label(name) and exists(posixpath.join(path, "boot_out.txt")) \
+                    and path not in found:
+                found.append(path)
+    return found
+
+
 def find_drive():
-    """The mounted CIRCUITPY drive, or None."""
-    user = os.environ.get("USER", "")
-    for base in ("/media/%s" % user, "/run/media/%s" % user, "/media", "/Volumes", "/mnt"):
-        for name in ("CIRCUITPY", "QIKLAXON"):
-            path = os.path.join(base, name)
-            if os.path.exists(os.path.join(path, "boot_out.txt")):
-                return path
-    return None
+    """The one mounted CircuitPython drive, or None (none, or several: main says which)."""
+    found = find_drives()
+    return found[0] if len(found) == 1 else None
 
 
 def board_info(drive):
@@ -105,12 +212,142 @@ def profile_for(board_id):
     return name if name in layout.BOARDS else None
 
 
-def library_source(name):
+def locked(dist):
+    """The version requirements.lock pins for distribution ``dist``."""
+    def norm(name):
+        return re.sub(r"[-_.]+", "-", name).lower()
+
+    with open(LOCK, encoding="utf-8") as f:
+        for line in f:
+            m = re.match(r"^\s*([A-Za-z0-9_.-]+)==(\S+)", line)
+            if m and norm(m.group(1)) == norm(dist):
+                return m.group(2)
+    raise DeployError("requirements.lock pins no version of %s" % dist)
+
+
+def _installed_version(dist):
+    try:
+        from importlib import metadata
+    except ImportError:  # (Python 3.7)
+        return None
+    try:
+        return metadata.version(dist)
+    except Exception:
+        return None
+
+
+def library_cache():
+    """The folder of the three libraries at their locked versions (fetched by pip)."""
+    pins = "-".join("%s-%s" % (DISTRIBUTIONS[n], locked(DISTRIBUTIONS[n])) for n in LIBRARIES)
+    return os.path.join(LIBRARY_CACHE, hashlib.sha256(pins.encode()).hexdigest()[:12])
+
+
+def _cached(name):
+    """The cached copy of library ``name`` when it is there at the locked version."""
+    folder = library_cache()
+    dist = DISTRIBUTIONS[name]
+    info = "%s-%s.dist-info" % (dist.replace("-", "_"), locked(dist))
+    path = os.path.join(folder, name + ".py")
+    if os.path.isfile(path) and info.lower() in [n.lower() for n in _listdir(folder)]:
+        return path
+    return None
+
+
+def _pip():
+    """A command that runs pip: this Python's own, else a small venv's beside the repo
+    (.cache/pip-venv, made with the standard library's venv and ensurepip)."""
+    def works(py):
+        try:
+            return subprocess.run([py, "-m", "pip", "--version"], capture_output=True,
+                                  timeout=120).returncode == 0
+        except (OSError, subprocess.SubprocessError):
+            return False
+
+    if works(sys.executable):
+        return [sys.executable, "-m", "pip"]
+    folder = os.path.join(ROOT, ".cache", "pip-venv")
+    py = os.path.join(folder, "Scripts" if os.name == "nt" else "bin",
+                      "python.exe" if os.name == "nt" else "python")
+    if not works(py):
+        try:
+            import venv
+
+            venv.EnvBuilder(with_pip=True, clear=True).create(folder)
+        except Exception as e:  # (Debian's python3 without python3-venv: no ensurepip)
+            raise DeployError("this python3 has no pip and cannot make a venv with one (%s): "
+                              "install pip (Debian, Ubuntu: sudo apt install python3-pip "
+                              "python3-venv), or use the bundle for your board from the "
+                              "Releases page (docs/install.md)" % e)
+    return [py, "-m", "pip"]
+
+
+def _from_environment(name):
+    """Library ``name``'s file in this Python's environment, if it is there at the locked
+    version (the developers' .venv), else None."""
     spec = importlib.util.find_spec(name)
-    if spec is None or not spec.origin:
-        raise DeployError("library %s is not installed here: run 'python3 tools/dev.py test' "
-                          "once, or pip install -r requirements.txt" % name)
-    return spec.origin
+    dist = DISTRIBUTIONS[name]
+    if spec is not None and spec.origin and _installed_version(dist) == locked(dist):
+        return spec.origin
+    return None
+
+
+FETCH = True  # may library_source fetch what is missing (main's --offline: no)
+
+
+def fetch_libraries(out=print):
+    """Put the three libraries, at the versions requirements.lock pins, into
+    ``library_cache()`` with pip (only them: ``--no-deps``), unless they are here already
+    (there or in this environment)."""
+    if all(_from_environment(n) or _cached(n) for n in LIBRARIES):
+        return library_cache()
+    if not FETCH:
+        raise DeployError("the CircuitPython libraries are not here and --offline fetches "
+                          "nothing: run once online, or use the bundle for your board "
+                          "(docs/install.md)")
+    wanted = ["%s==%s" % (DISTRIBUTIONS[n], locked(DISTRIBUTIONS[n])) for n in LIBRARIES]
+    out("fetching the CircuitPython libraries with pip: %s" % " ".join(wanted))
+    folder = library_cache()
+    os.makedirs(os.path.dirname(folder), exist_ok=True)
+    tmp = tempfile.mkdtemp(prefix=".fetching-", dir=os.path.dirname(folder))
+    try:
+        r = subprocess.run(_pip() + ["install", "--no-deps", "--no-compile", "--no-input",
+                                     "--disable-pip-version-check", "--target", tmp] + wanted,
+                           capture_output=True, text=True, timeout=900)
+        if r.returncode:
+            said = [line for line in (r.stderr + r.stdout).splitlines()
+                    if line.strip() and not line.startswith("WARNING")]
+            raise DeployError("pip could not fetch %s (%s): offline? Use the bundle for your "
+                              "board from the Releases page (docs/install.md)"
+                              % (" ".join(wanted), " / ".join(said[-3:]) or r.returncode))
+        if os.path.exists(folder):
+            shutil.rmtree(folder)
+        os.replace(tmp, folder)
+    finally:
+        if os.path.exists(tmp):
+            shutil.rmtree(tmp, ignore_errors=True)
+    missing = [n for n in LIBRARIES if not _cached(n)]
+    if missing:
+        raise DeployError("pip installed no %s at the locked version into %s"
+                          % (", ".join(missing), folder))
+    return folder
+
+
+def library_source(name):
+    """The file of CircuitPython library ``name``. One of the three a deploy copies: at the
+    version requirements.lock pins, from this Python's environment when it has that
+    version (the developers' .venv), else from ``library_cache()``, fetched with pip the
+    first time. Any other (the CircuitPython lane's stand-ins): from this environment."""
+    if name not in DISTRIBUTIONS:
+        spec = importlib.util.find_spec(name)
+        if spec is None or not spec.origin:
+            raise DeployError("library %s is not installed here: run 'python3 tools/dev.py "
+                              "test' once" % name)
+        return spec.origin
+    found = _from_environment(name) or _cached(name)
+    if not found:
+        fetch_libraries(out=lambda *a: None)
+        found = _cached(name)
+    return found
 
 
 # Modules a library imports only for its type hints, in ``try: ... except ImportError: pass``
@@ -218,7 +455,8 @@ def lean_library(src):
 
 
 def plan(drive, board_id, settings_text):
-    """[(source path, destination relative path, compile to .mpy?)] for this board."""
+    """[(source path, destination relative path, compile to .mpy?)] for this board (``drive``
+    is not read: the board id and its settings.toml's text say it all)."""
     files = [(os.path.join(ROOT, name), name, False) for name in ENTRY]
     profile = profile_for(board_id) or "pico"  # an unknown board starts with the Pico's names
     prof = profile_dict(profile)
@@ -272,22 +510,14 @@ def profile_dict(name):
     raise DeployError("hardware/profile_%s.py has no PROFILE" % name)
 
 
-def check_mpy_cross(tool):
-    """CircuitPython's mpy-cross writes files starting with 'C'; MicroPython's with 'M'."""
-    with tempfile.TemporaryDirectory() as tmp:
-        src = os.path.join(tmp, "probe.py")
-        with open(src, "w") as f:
-            f.write("x = 1\n")
-        out = os.path.join(tmp, "probe.mpy")
-        try:
-            subprocess.run([tool, src, "-o", out], check=True, capture_output=True, timeout=60)
-        except (OSError, subprocess.CalledProcessError, subprocess.TimeoutExpired) as e:
-            raise DeployError("mpy-cross %s did not run: %s" % (tool, e))
-        with open(out, "rb") as f:
-            first = f.read(1)
-    if first != b"C":
-        raise DeployError("%s makes MicroPython .mpy files (first byte %r), which CircuitPython "
-                          "refuses: use CircuitPython's own mpy-cross" % (tool, first))
+def check_mpy_cross(tool, major):
+    """``tool`` is CircuitPython ``major``'s own mpy-cross (tools/mpycross.py ``check``):
+    MicroPython's writes .mpy files CircuitPython refuses, and the other CircuitPython's
+    numbers the firmware's names differently."""
+    try:
+        mpycross.check(tool, major)
+    except mpycross.MpyCrossError as e:
+        raise DeployError(str(e))
 
 
 def compile_mpy(tool, src, tmp, rel, flags=()):
@@ -313,32 +543,16 @@ def _write_verified(path, data):
     os.replace(tmp, path)
 
 
-def deploy(drive, mpy_cross=None, dry_run=False, out=print):
-    """Deploy to ``drive``; returns the list of (relative path, bytes) written (or planned)."""
-    if not os.path.isdir(drive):
-        raise DeployError("%s is not a folder" % drive)
-    major, version, board_id = board_info(drive)
-    if major not in SUPPORTED:
-        raise DeployError("CircuitPython %s is not supported: install CircuitPython %s"
-                          % (version, " or ".join(str(v) for v in SUPPORTED)))
+def build(board_id, major, settings_text=None, mpy_cross=None):
+    """[(relative path, bytes)] a deploy writes for a board with ``board_id`` on
+    CircuitPython ``major``, in the order it writes them (code.py last). ``settings_text``:
+    the drive's settings.toml (None: it has none, so the documented example goes too);
+    ``mpy_cross``: CircuitPython ``major``'s mpy-cross, checked by the caller (None: .py).
+    The one list of what a build gets: tools/bundle.py zips exactly this."""
     profile = profile_for(board_id)
-    out("board: %s (CircuitPython %s) -> build %s" % (
-        board_id, version, profile or "unknown: set QK_BOARD and the QK_PIN_ settings"))
-    settings_path = os.path.join(drive, "settings.toml")
-    has_settings = os.path.exists(settings_path)
-    settings_text = ""
-    if has_settings:
-        with open(settings_path, encoding="utf-8", errors="replace") as f:
-            settings_text = f.read()
-    if mpy_cross:
-        check_mpy_cross(mpy_cross)
-        out("modules and libraries as .mpy (compiled by %s)" % mpy_cross)
-    else:
-        out("modules and libraries as .py (give --mpy-cross with CircuitPython's mpy-cross "
-            "for .mpy: less RAM at import, which the Express needs)")
     contents = []
     with tempfile.TemporaryDirectory() as tmp:
-        for src, rel, compilable in plan(drive, board_id, settings_text):
+        for src, rel, compilable in plan(None, board_id, settings_text or ""):
             if is_library(rel):  # as .mpy or .py, without the names the board does not need
                 lean = os.path.join(tmp, "lean", os.path.basename(src))
                 os.makedirs(os.path.dirname(lean), exist_ok=True)
@@ -351,11 +565,41 @@ def deploy(drive, mpy_cross=None, dry_run=False, out=print):
             else:
                 with open(src, "rb") as f:
                     data = f.read()
+            if rel == "code.py":  # the version first: code.py prints it as its first line
+                contents.append((VERSION_TXT, version_line(profile or "pico", major).encode()))
             contents.append((rel, data))
-    if not has_settings:
+    if settings_text is None:
         with open(os.path.join(ROOT, "settings.example.toml"), "rb") as f:
             contents.insert(0, ("settings.toml", f.read()))
+    return contents
+
+
+def deploy(drive, mpy_cross=None, dry_run=False, out=print):
+    """Deploy to ``drive``; returns the list of (relative path, bytes) written (or planned).
+    ``mpy_cross``: CircuitPython's own mpy-cross for the board's CircuitPython (checked
+    here), for .mpy files; None: .py (main() finds or fetches one)."""
+    if not os.path.isdir(drive):
+        raise DeployError("%s is not a folder" % drive)
+    major, version_text, board_id = board_info(drive)
+    if major not in SUPPORTED:
+        raise DeployError("CircuitPython %s is not supported: install CircuitPython %s"
+                          % (version_text, " or ".join(str(v) for v in SUPPORTED)))
+    profile = profile_for(board_id)
+    out("board: %s (CircuitPython %s) -> build %s" % (
+        board_id, version_text, profile or "unknown: set QK_BOARD and the QK_PIN_ settings"))
+    settings_path = os.path.join(drive, "settings.toml")
+    settings_text = None
+    if os.path.exists(settings_path):
+        with open(settings_path, encoding="utf-8", errors="replace") as f:
+            settings_text = f.read()
+    if mpy_cross:
+        check_mpy_cross(mpy_cross, major)
+        out("modules and libraries as .mpy (compiled by %s)" % mpy_cross)
     else:
+        out("modules and libraries as .py (CircuitPython's mpy-cross makes them .mpy: less "
+            "RAM at import, which the Express needs)")
+    contents = build(board_id, major, settings_text, mpy_cross)
+    if settings_text is not None:
         out("settings.toml: kept as it is")
     need = sum(len(d) for _, d in contents)
     # what the drive gets back by replacing files already there
@@ -391,22 +635,69 @@ def deploy(drive, mpy_cross=None, dry_run=False, out=print):
     return [(rel, len(data)) for rel, data in contents]
 
 
-def main(argv=None):
-    p = argparse.ArgumentParser(description="Put QI Klaxon on a CIRCUITPY drive.")
-    p.add_argument("path", nargs="?", help="the CIRCUITPY drive (default: find it)")
-    p.add_argument("--mpy-cross", help="CircuitPython's mpy-cross, to copy .mpy files")
-    p.add_argument("--dry-run", action="store_true", help="say what would be written, write nothing")
-    args = p.parse_args(argv)
-    drive = args.path or find_drive()
-    if not drive:
-        print("deploy: no CIRCUITPY drive found; plug the board in or give its path",
-              file=sys.stderr)
-        return 2
+def choose_mpy_cross(drive, given=None, py=False, offline=False, out=print):
+    """The mpy-cross a deploy to ``drive`` uses (None: .py), or a DeployError. The Express
+    needs .mpy (its RAM): without a compiler it stops and points at the bundle; the
+    other builds run .py too, and it says so."""
+    major, _, board_id = board_info(drive)
+    if major not in SUPPORTED or py:
+        if py and profile_for(board_id) == "cpx":
+            out("note: --py on the Express: its RAM may not hold the firmware as .py")
+        return None
     try:
-        deploy(drive, args.mpy_cross, args.dry_run)
+        return mpycross.find(major, [given] if given else [], fetch=not offline, out=out)
+    except mpycross.MpyCrossError as e:
+        if given:
+            raise DeployError(str(e))
+        if profile_for(board_id) == "cpx":  # .py does not fit its RAM
+            raise DeployError("%s; the Express needs .mpy files: %s" % (
+                e, mpycross.BUNDLE_HINT % major))
+        out("note: %s. Copying .py files, which run too (the bundle has .mpy)." % e)
+        return None
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(
+        prog="python3 tools/dev.py deploy",
+        description="Put QI Klaxon on a board's drive (CIRCUITPY, or QIKLAXON once QI Klaxon "
+                    "has started there). Needs only python3: the three CircuitPython libraries "
+                    "and CircuitPython's mpy-cross are fetched into .cache/ the first time.")
+    p.add_argument("path", nargs="?", help="the drive (default: find it; Windows: its letter, "
+                   "such as E:\\)")
+    p.add_argument("--dry-run", action="store_true", help="say what would be written, write "
+                   "nothing")
+    p.add_argument("--mpy-cross", metavar="PATH", help="CircuitPython's own mpy-cross for the "
+                   "board's CircuitPython version (default: found or fetched)")
+    p.add_argument("--py", action="store_true", help="copy .py files, no mpy-cross (not for "
+                   "the Express)")
+    p.add_argument("--offline", action="store_true", help="fetch nothing (the libraries and "
+                   "mpy-cross must be here already)")
+    args = p.parse_args(argv)
+    drive = args.path
+    if not drive:
+        found = find_drives()
+        if len(found) > 1:
+            print("deploy: several CircuitPython drives: %s; give one of them" % ", ".join(found),
+                  file=sys.stderr)
+            return 2
+        if not found:
+            print("deploy: no CircuitPython drive found (looked in %s for one named %s with a "
+                  "boot_out.txt); plug the board in, or give the drive's path"
+                  % (", ".join(drive_places()), " or ".join(LABELS)), file=sys.stderr)
+            return 2
+        drive = found[0]
+    global FETCH
+    FETCH = not args.offline
+    try:
+        board_info(drive)  # (a clear message before anything is fetched)
+        fetch_libraries()
+        tool = choose_mpy_cross(drive, args.mpy_cross, args.py, args.offline)
+        deploy(drive, tool, args.dry_run)
     except DeployError as e:
         print("deploy: %s" % e, file=sys.stderr)
         return 1
+    finally:
+        FETCH = True
     return 0
 
 

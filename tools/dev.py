@@ -1,14 +1,18 @@
 #!/usr/bin/env python3
-"""The README's two commands, on a machine with only python3:
+"""The project's commands, on a machine with only python3:
 
     python3 tools/dev.py sim [sim.py flags]   # run the device on the simulated board
     python3 tools/dev.py test                 # run every test, the VM lane and the benchmark
     python3 tools/dev.py web [--port N]       # the device in a browser, on 127.0.0.1
     python3 tools/dev.py mutants [flags]      # mutation testing (docs/mutation.md)
+    python3 tools/dev.py deploy [DRIVE]       # put the firmware on a board (a maker's)
+    python3 tools/dev.py bundle               # the release zips, one per board, in dist/
 
-Each first makes ``.venv`` beside this repo and installs requirements-dev.txt
-into it at the versions requirements.lock pins (again only when one of them
-changes), then runs inside it.
+sim, test, bench, web and mutants first make ``.venv`` beside this repo and install
+requirements-dev.txt into it at the versions requirements.lock pins (again only
+when one of them changes), then run inside it. deploy and bundle need none of
+that: they run on this python3 and fetch only what they use (the three
+CircuitPython libraries, CircuitPython's mpy-cross) into .cache/.
 """
 
 import hashlib
@@ -67,7 +71,17 @@ def _interactive(cmd, env):
             continue
 
 
+# Commands that run on this python3 alone (no .venv): a maker's (tools/<name>.py)
+WITHOUT_VENV = ("deploy", "bundle")
+
+
 def main(argv):
+    if argv and argv[0] in ("-h", "--help"):
+        print(__doc__)
+        return 0
+    if argv and argv[0] in WITHOUT_VENV:  # from the caller's folder, as typed
+        return _interactive([sys.executable, os.path.join(ROOT, "tools", argv[0] + ".py")] +
+                            argv[1:], dict(os.environ, PYTHONDONTWRITEBYTECODE="1"))
     if not argv or argv[0] not in ("sim", "test", "bench", "web", "mutants"):
         print(__doc__)
         return 2

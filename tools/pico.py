@@ -161,9 +161,10 @@ class Drive:
 
     ``settings``: settings.toml's text (or bytes as they are on the drive); ``extra``:
     {relative path: text or bytes} written after the deploy (a test's own code.py or
-    boot.py; the deploy itself is untouched)."""
+    boot.py; the deploy itself is untouched). ``files``: a folder whose files the drive
+    holds instead of a deploy's (a release bundle unzipped: tests/test_bundle.py)."""
 
-    def __init__(self, settings="", extra=None, mpy=True):
+    def __init__(self, settings="", extra=None, mpy=True, files=None):
         self.kit = kit()
         if self.kit is None:
             raise RuntimeError(HOW_TO_GET)
@@ -175,12 +176,17 @@ class Drive:
         boot_out += b"boot.py output:\r\n"
         with open(os.path.join(self.path, "boot_out.txt"), "wb") as f:
             f.write(boot_out)
-        with open(os.path.join(self.path, "settings.toml"),
-                  "wb" if isinstance(settings, bytes) else "w") as f:
-            f.write(settings)
-        cp = cpvm.find() if mpy else None
-        self.files = deploy.deploy(self.path, cp and os.path.join(cp, "mpy-cross"),
-                                   out=lambda *a: None)
+        if files is not None:  # a drive's files as they are (a release bundle, unzipped)
+            shutil.copytree(files, self.path, dirs_exist_ok=True)
+            self.files = sorted(os.path.relpath(os.path.join(p, n), files)
+                                for p, _, names in os.walk(files) for n in names)
+        else:
+            with open(os.path.join(self.path, "settings.toml"),
+                      "wb" if isinstance(settings, bytes) else "w") as f:
+                f.write(settings)
+            cp = cpvm.find() if mpy else None
+            self.files = deploy.deploy(self.path, cp and os.path.join(cp, "mpy-cross"),
+                                       out=lambda *a: None)
         for rel, data in (extra or {}).items():
             path = os.path.join(self.path, *rel.split("/"))
             os.makedirs(os.path.dirname(path), exist_ok=True)
@@ -306,8 +312,10 @@ class Run:
                 and not (r["kind"] == "usb" and r["text"].startswith("("))]
 
     def lines(self):
-        """[(t_ms, line)] the device printed: the console less CircuitPython's own lines."""
-        return [(t, s) for t, s in self.console() if s and not s.startswith(SUPERVISOR)]
+        """[(t_ms, line)] the device printed: the console less CircuitPython's own lines and
+        code.py's first, the firmware's version (version.txt: the harness has no drive)."""
+        return [(t, s) for t, s in self.console() if s and not s.startswith(SUPERVISOR)
+                and not deploy.VERSION_LINE.match(s)]
 
     def canonical(self):
         """The device's lines as ``Scenario.canonical()`` has them: "t_ms line"."""

@@ -260,9 +260,91 @@ def wiring_pico():
     return "\n".join(out) + "\n"
 
 
+# ---------------------------------------------------------------- the finished device
+# (issue 23: the README's picture of a build, for makers: the lid from above, and a cut
+# through the button showing its microswitch's three tabs)
+DEVICE_MOMENT = [(L.WHITE, "QM"), (L.SKY, "challenged"), (L.GREY, "passed"),
+                 (L.VERMILLION, "challenger")]  # docs/rules.md's worked example, mid-Klaxon
+
+
+def finished_device():
+    """A Circuit Playground build as a maker finishes it: the board under a window in
+    the lid with its ring lit as the firmware lights it (4 players, seat 3 has just
+    challenged seat 1), the big button beside it; and a cut through the lid at the
+    button: the hole, the nut, and the microswitch's COM and NO tabs wired (NC not)."""
+    w, h = 760, 300
+    out = _svg(w, h, "QI Klaxon, built: a Circuit Playground and a big button on a box")
+    out.append('<rect x="20" y="44" width="420" height="236" rx="20" fill="#d9b77e" '
+               'stroke="#6b4f1d" stroke-width="3"/>')  # the lid, from above
+    cx, cy = 130, 162
+    out.append('<circle cx="%d" cy="%d" r="100" fill="#f4ecd9" stroke="#6b4f1d" '
+               'stroke-dasharray="6,4"/>' % (cx, cy))  # the window cut in the lid
+    out.append('<circle cx="%d" cy="%d" r="86" fill="#1a1a1a"/>' % (cx, cy))
+    out.append('<rect x="%d" y="%d" width="30" height="12" rx="3" fill="#999"/>'
+               % (cx - 15, cy - 93))
+    out.append('<text x="%d" y="%d" text-anchor="middle" font-size="8">USB</text>'
+               % (cx, cy - 84))
+    hours = E.ring_hours("cpb", 10)
+    seats = E.seat_labels("cpb", len(DEVICE_MOMENT), 10)
+    for i, hour in enumerate(hours):
+        a = math.radians(hour * 30)
+        x, y = cx + 66 * math.sin(a), cy - 66 * math.cos(a)
+        seat = seats[i]
+        fill = rgb(DEVICE_MOMENT[seat][0]) if seat is not None else "#3a3a3a"
+        out.append('<circle cx="%.1f" cy="%.1f" r="9" fill="%s" stroke="#000"/>' % (x, y, fill))
+        if seat is not None:
+            out.append('<text x="%.1f" y="%.1f" text-anchor="middle" font-size="10" '
+                       'font-weight="bold">%d</text>' % (x, y + 4, seat))
+    for label, dx in (("A", -38), ("B", 38)):  # the board's own buttons, left and right
+        out.append('<circle cx="%d" cy="%d" r="10" fill="#bbb" stroke="#000"/>' % (cx + dx, cy))
+        out.append('<text x="%d" y="%d" text-anchor="middle" font-size="10" fill="#fff">%s'
+                   '</text>' % (cx + dx, cy - 15, label))
+    bx, by = 330, 162  # the Klaxon
+    out.append('<circle cx="%d" cy="%d" r="86" fill="#8a2c00"/>' % (bx, by))
+    out.append('<circle cx="%d" cy="%d" r="77" fill="#d55e00"/>' % (bx, by))
+    out.append('<circle cx="%d" cy="%d" r="48" fill="#e8844a" opacity="0.7"/>'
+               % (bx - 12, by - 14))
+    out.append('<text x="%d" y="%d" text-anchor="middle" font-weight="bold" fill="#fff">'
+               'KLAXON</text>' % (bx, by + 5))
+    # a cut through the lid at the button
+    x0, lid = 480, 92
+    out.append('<text x="%d" y="62" font-weight="bold">Cut through the button</text>' % x0)
+    out.append('<rect x="%d" y="%d" width="270" height="10" fill="#d9b77e" stroke="#6b4f1d"/>'
+               % (x0 - 10, lid))
+    out.append('<rect x="%d" y="%d" width="34" height="10" fill="#f4ecd9"/>' % (x0 + 68, lid))
+    out.append('<path d="M %d %d A 80 34 0 0 1 %d %d Z" fill="#d55e00" stroke="#000"/>'
+               % (x0 + 22, lid, x0 + 148, lid))  # the dome, on the lid
+    out.append('<rect x="%d" y="%d" width="28" height="56" fill="#999" stroke="#000"/>'
+               % (x0 + 71, lid + 10))  # the threaded body through the hole
+    out.append('<rect x="%d" y="%d" width="54" height="8" fill="#555"/>'
+               % (x0 + 58, lid + 12))  # its nut, under the lid
+    out.append('<text x="%d" y="%d" font-size="12">hole: the thread + 1 mm</text>'
+               % (x0 + 118, lid + 32))
+    sx, sy = x0 + 50, lid + 66  # the microswitch, clipped under the body
+    out.append('<rect x="%d" y="%d" width="74" height="32" rx="3" fill="#222"/>' % (sx, sy))
+    out.append('<text x="%d" y="%d" text-anchor="middle" font-size="10" fill="#fff">'
+               'microswitch</text>' % (sx + 37, sy + 13))
+    tabs = (("COM", "#000", "to GND"), ("NO", "#0072b2", "to A1 (Pico: GP16)"),
+            ("NC", "#bbb", "not used"))
+    for k, (label, colour, text) in enumerate(tabs):
+        tx = sx + 10 + 25 * k
+        out.append('<text x="%d" y="%d" text-anchor="middle" font-size="8" fill="#fff">%s'
+                   '</text>' % (tx + 4, sy + 27, label))
+        out.append('<rect x="%d" y="%d" width="8" height="14" fill="#c9a227" stroke="#000"/>'
+                   % (tx, sy + 32))
+        ty = sy + 66 + 22 * k
+        if label != "NC":
+            out.append(_wire([(tx + 4, sy + 46), (tx + 4, ty), (x0 + 128, ty)], colour))
+        out.append('<text x="%d" y="%d" font-size="12">%s: %s</text>' % (x0 + 133, ty + 4,
+                                                                           label, text))
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
 PICTURES = {"ring-legend.svg": ring_legend, "klaxon-sound.svg": klaxon_sound,
             "wiring-circuit-playground.svg": wiring_circuit_playground,
-            "wiring-pico.svg": wiring_pico}
+            "wiring-pico.svg": wiring_pico,
+            "klaxon-device.svg": finished_device}
 
 
 def main():

@@ -53,7 +53,13 @@ def _refresh(pin_id):
     while i + 1 < len(tl) and tl[i + 1][0] <= now:
         i += 1
     level = tl[i][1] if i >= 0 else _idle.get(pin_id, True)
-    _cursor[pin_id] = [level, tl[i + 1][0] if i + 1 < len(tl) else _NEVER, i]
+    nxt = tl[i + 1][0] if i + 1 < len(tl) else _NEVER
+    if c is None:
+        _cursor[pin_id] = [level, nxt, i]
+    else:  # (in place: a board's pin read allocates nothing, nor should the stand-in's)
+        c[0] = level
+        c[1] = nxt
+        c[2] = i
     return level
 
 

@@ -1,0 +1,191 @@
+"""The release bundles (tools/bundle.py): one zip per build and CircuitPython major version,
+each exactly what the deploy writes for that board, laid out to be unzipped onto its
+CIRCUITPY drive; a bundle whose compiler cannot be had is said, not made; the Pico's
+boots and plays on the real CircuitPython firmware (the Pico lane), the Express's plays
+a whole game on CircuitPython's own VM (the CircuitPython lane).
+
+Here only CircuitPython 10's mpy-cross is at hand (../shared/circuitpython): the 10.x
+bundles are made and tried; the 9.x ones are made by the release workflow, online."""
+
+import os
+import zipfile
+
+import pytest
+
+import bundle
+import cpvm
+import deploy
+import mpycross
+import pico
+import scenario
+from harness import ROOT, Sim
+from qiklaxon import layout
+
+CP = cpvm.find()
+
+
+def need_cp():
+    if CP is None:
+        if os.environ.get("QK_REQUIRE_CP"):
+            pytest.fail("QK_REQUIRE_CP is set: " + cpvm.HOW_TO_GET)
+        pytest.skip(cpvm.HOW_TO_GET)
+    return os.path.join(CP, "mpy-cross")
+
+
+@pytest.fixture(scope="module")
+def made(tmp_path_factory):
+    """The three 10.x bundles, made once for the module: {build: zip path}."""
+    tool = need_cp()
+    out = tmp_path_factory.mktemp("dist")
+    paths, missing = bundle.bundle(layout.BOARDS, (10,), str(out), [tool], fetch=False,
+                                   out=lambda *a: None)
+    assert missing == {}
+    return {build: paths[build, 10] for build in layout.BOARDS}
+
+
+def members(path):
+    with zipfile.ZipFile(path) as z:
+        return [(i.filename, z.read(i.filename), i) for i in z.infolist()]
+
+
+def deployed(tmp_path, build, major, tool):
+    """{path: bytes} a deploy writes onto a fresh drive of that build and CircuitPython."""
+    d = tmp_path / ("CIRCUITPY-%s" % build)
+    d.mkdir()
+    b = layout.BY_PROFILE[build]
+    (d / "boot_out.txt").write_text("Adafruit CircuitPython %d.2.1 on 2025-11-01; %s\nBoard ID:%s\n"
+                                    % (major, b["title"], b["board_id"]))
+    written = dict(deploy.deploy(str(d), tool, out=lambda *a: None))
+    on_drive = {}
+    for folder, _, names in os.walk(d):
+        for n in names:
+            rel = os.path.relpath(os.path.join(folder, n), d).replace(os.sep, "/")
+            if rel != "boot_out.txt":
+                with open(os.path.join(folder, n), "rb") as f:
+                    on_drive[rel] = f.read()
+    assert set(on_drive) == set(written)
+    return on_drive
+
+
+@pytest.mark.parametrize("build", layout.BOARDS)
+def test_each_bundle_is_exactly_what_the_deploy_writes_for_that_board(made, tmp_path, build):
+    path = made[build]
+    with open(os.path.join(ROOT, "VERSION")) as f:
+        version = f.read().strip()
+    assert os.path.basename(path) == "qi-klaxon-%s-%s-10.x.zip" % (
+        version, layout.BY_PROFILE[build]["board_id"])
+    got = members(path)
+    names = [n for n, _, _ in got]
+    assert names[0] == bundle.README_NAME and names[-1] == "code.py"  # code.py last, as written
+    files = {n: data for n, data, _ in got[1:]}
+    assert files == deployed(tmp_path, build, 10, need_cp())
+    # laid out for the drive's root: the firmware, the libraries, compiled for CircuitPython 10
+    assert {"code.py", "boot.py", "safemode.py", "settings.toml", "version.txt",
+            "hardware/device.mpy", "lib/qiklaxon/core.mpy", "lib/adafruit_ticks.mpy",
+            "lib/adafruit_debouncer.mpy"} <= set(files)
+    assert not [n for n in files if n.endswith(".py") and n not in deploy.ENTRY]
+    for n, data in files.items():
+        if n.endswith(".mpy"):
+            assert data[:2] == b"C\x06", n
+    assert ("sounds/klaxon.wav" in files) == (build == "cpb")  # WAV sounds: the Bluefruit's
+    assert ("lib/neopixel.mpy" in files) == (build != "cpx")  # frozen into the Express
+    with open(os.path.join(ROOT, "settings.example.toml"), "rb") as f:
+        assert files["settings.toml"] == f.read()
+    line = files["version.txt"].decode()
+    assert line == "QI Klaxon %s for %s, CircuitPython 10\n" % (version,
+                                                              layout.BY_PROFILE[build]["title"])
+    assert deploy.VERSION_LINE.match(line.strip())
+    readme = dict((n, d) for n, d, _ in got)[bundle.README_NAME].decode()
+    assert readme.startswith("QI Klaxon %s for the %s, CircuitPython 10\r\n" % (
+        version, layout.BY_PROFILE[build]["title"]))
+    assert "circuitpython.org/board/%s/" % layout.BY_PROFILE[build]["board_id"] in readme
+    assert "keep\r\n   yours" in readme or "keep yours" in readme.replace("\r\n   ", " ")
+
+
+def test_bundles_are_the_same_bytes_each_time(made, tmp_path):
+    again, _ = bundle.bundle(("cpx",), (10,), str(tmp_path), [need_cp()], fetch=False,
+                             out=lambda *a: None)
+    with open(made["cpx"], "rb") as a, open(again["cpx", 10], "rb") as b:
+        assert a.read() == b.read()
+    assert {i.date_time for _, _, i in members(made["cpx"])} == {bundle.DATE}
+
+
+def test_a_bundle_whose_compiler_cannot_be_had_is_said_and_not_made(tmp_path, monkeypatch,
+                                                                   capsys):
+    """CircuitPython 9's mpy-cross is not here and cannot be fetched (a closed port stands
+    for being offline): each 9.x bundle is named as not made, with why; the 10.x ones are
+    made; exit 1. Never a 9.x zip made with CircuitPython 10's compiler."""
+    tool = need_cp()
+    monkeypatch.setattr(mpycross, "CACHE", str(tmp_path / "cache"))
+    monkeypatch.delenv("QK_MPY_CROSS", raising=False)
+    monkeypatch.setenv("QK_MPY_CROSS_URL", "http://127.0.0.1:9/nothing")
+    out = tmp_path / "dist"
+    rc = bundle.main(["--out", str(out), "--mpy-cross", tool])
+    err = capsys.readouterr().err
+    assert rc == 1
+    for build in layout.BOARDS:
+        assert "NOT MADE %s: could not fetch CircuitPython 9's mpy-cross" % bundle.name(build, 9) \
+            in err
+    assert "3 made, 3 not made" in err and "release workflow" in err
+    assert sorted(os.listdir(out)) == sorted(bundle.name(b, 10) for b in layout.BOARDS)
+
+
+def test_the_pico_bundle_unzipped_onto_circuitpy_boots_and_plays_on_the_real_firmware(made,
+                                                                                   tmp_path):
+    """The 10.x Pico bundle, unzipped as it is onto a CIRCUITPY image, on CircuitPython
+    10.2.1's own firmware (rp2040js): the console's first line is version.txt's, and a
+    question (ask, an answer, a Klaxon) gives the harness's lines for the bundle's own
+    settings.toml."""
+    why = pico.missing()
+    if why:
+        if os.environ.get("QK_REQUIRE_PICO") == "1":
+            pytest.fail(why)
+        pytest.skip(why)
+    folder = tmp_path / "unzipped"
+    with zipfile.ZipFile(made["pico"]) as z:
+        z.extractall(folder)
+    d = pico.Drive(files=str(folder))
+    try:
+        steps = scenario.taps(scenario.BUDGET)
+        r = pico.run(d, steps, 3500)
+    finally:
+        d.close()
+    console = [s for _, s in r.console() if s]
+    first = console[console.index("code.py output:") + 1]
+    assert first == (folder / "version.txt").read_text().strip()
+    settings = (folder / "settings.toml").read_text()
+    sim = pico.harness(settings, steps, 3500)
+    diffs = pico.compare(r.lines(), list(sim.events), 25, 1)
+    assert not diffs, "\n".join(diffs)
+    assert [s for _, s in r.lines()] == ["new", "at 0 0 0 0", "ask 0", "answer 1", "klaxon 2 1"]
+
+
+def test_the_express_bundle_plays_a_whole_game_on_circuitpython(made, tmp_path):
+    """The 10.x Express bundle's files on CircuitPython 10's own 32-bit VM (the lane's
+    stand-ins for the board's C modules): the first line is the version, and a whole game
+    (reveal, penalty, undo, a move, the end, a new game set up at the table, a Klaxon in
+    it) gives the harness's lines, also in a heap the size of the Express's."""
+    need_cp()
+    folder = tmp_path / "drive"
+    with zipfile.ZipFile(made["cpx"]) as z:
+        z.extractall(folder)
+        files = {n: z.read(n) for n in z.namelist()}
+    d = cpvm.Drive("cpx", folder=str(folder))  # (its deploy rewrites the same bytes: checked)
+    try:
+        for n, data in files.items():
+            with open(folder / n, "rb") as f:
+                assert f.read() == data, n
+        steps = scenario.taps(scenario.GAME)
+        lines, base, out, ok = d.run(steps, scenario.GAME_MS)
+        assert ok, out[-2000:]
+        sim = Sim(board_name="cpx", settings=files["settings.toml"].decode())
+        sim.play(steps, scenario.GAME_MS)
+        assert lines == sim.canonical()
+        assert d.banner == files["version.txt"].decode().strip()
+        assert {"klaxon", "penalty", "undo", "move", "end", "new"} <= {
+            line.split()[1] for line in lines}
+        express = int((base + 15.9 * 1024) * 1.035)  # its ~15.9 KB usable, tables and all
+        again, _, out, ok = d.run(steps, scenario.GAME_MS, heap=express)
+        assert ok and again == lines, out[-2000:]
+    finally:
+        d.close()

@@ -1,0 +1,170 @@
+#!/usr/bin/env python3
+"""The release bundles: one zip per build and CircuitPython major version (host-only).
+
+    python3 tools/dev.py bundle                # every build, CircuitPython 9 and 10, in dist/
+    python3 tools/dev.py bundle --cp 10 --build cpx
+
+A bundle is what ``python3 tools/dev.py deploy`` writes onto a board of that build
+and CircuitPython, no more and no less (tools/deploy.py ``build``: the one list),
+laid out to be unzipped onto the CIRCUITPY drive: code.py, boot.py, safemode.py,
+the firmware and the three libraries as ``.mpy`` for that CircuitPython, the sounds
+where the build plays them, settings.toml (the documented example) and version.txt;
+and ``QI-KLAXON-README.txt``, a short page of its own. Its name carries the
+version and the board, as circuitpython.org names it:
+``qi-klaxon-<version>-<board id>-<major>.x.zip``.
+
+The ``.mpy`` files need CircuitPython's own mpy-cross of that major version (tools/
+mpycross.py: found here, or fetched from Adafruit's published builds and checked).
+A bundle whose compiler cannot be had is not made: the command says which and why,
+and exits 1 (the release workflow, online, makes all of them). The zips are the same
+bytes each time for the same files (fixed dates, fixed order).
+"""
+
+import argparse
+import os
+import sys
+import zipfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import deploy  # noqa: E402
+import mpycross  # noqa: E402
+from qiklaxon import layout  # noqa: E402  (deploy puts lib/ on the path)
+
+ROOT = deploy.ROOT
+DIST = os.path.join(ROOT, "dist")
+README_NAME = "QI-KLAXON-README.txt"
+DATE = (2020, 1, 1, 0, 0, 0)  # every member's date: the same zip for the same files
+
+README = """\
+QI Klaxon {version} for the {title}, CircuitPython {major}
+{rule}
+
+This zip is the firmware, ready to copy: nothing to install, no Python.
+
+1. Install CircuitPython {major}.x on the board first, from
+   https://circuitpython.org/board/{board_id}/
+   (the project's docs/install.md shows how). A drive called CIRCUITPY appears.
+2. Copy everything in this zip onto that drive, folders included (replace the
+   files already there). If you already have a settings.toml you changed, keep
+   yours: do not copy this one over it.
+3. The board restarts by itself. Its drive is then called QIKLAXON (boot.py names
+   it); the serial console's first line, and version.txt on the drive, say
+   "QI Klaxon {version} ...".
+
+Upgrading from files copied as .py (hardware/*.py, lib/qiklaxon/*.py): delete those
+first, or the board keeps running the old ones.
+
+What is here: code.py, boot.py, safemode.py (always .py); hardware/ and lib/qiklaxon/,
+the firmware, and lib/, the CircuitPython libraries, as .mpy files for CircuitPython
+{major} only{sounds}; settings.toml, the documented settings; version.txt.
+
+Wiring, playing and what to do when something is wrong: the project's README.md and
+docs/ (docs/first-power-on.md, docs/troubleshooting.md).
+"""
+
+
+def name(build, major):
+    """The zip's file name for a build on CircuitPython ``major``."""
+    return "qi-klaxon-%s-%s-%d.x.zip" % (deploy.version(), layout.BY_PROFILE[build]["board_id"],
+                                          major)
+
+
+def readme(build, major, files):
+    b = layout.BY_PROFILE[build]
+    title = "QI Klaxon %s for the %s, CircuitPython %d" % (deploy.version(), b["title"], major)
+    sounds = ", sounds/, the WAV sounds" if any(f.startswith("sounds/") for f in files) else ""
+    return README.format(version=deploy.version(), title=b["title"], major=major,
+                         board_id=b["board_id"], rule="=" * len(title), sounds=sounds)
+
+
+def contents(build, major, mpy_cross):
+    """[(path in the zip, bytes)]: the bundle's README, then exactly what a deploy writes
+    for that build on CircuitPython ``major`` onto a drive with no settings.toml."""
+    files = deploy.build(layout.BY_PROFILE[build]["board_id"], major, None, mpy_cross)
+    text = readme(build, major, [rel for rel, _ in files])
+    return [(README_NAME, text.replace("\n", "\r\n").encode())] + files
+
+
+def write_zip(path, members):
+    """``members`` [(name, bytes)] as a zip at ``path``, in that order (code.py last, as a
+    deploy writes it), with fixed dates and modes."""
+    tmp = path + ".part"
+    with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as z:
+        for rel, data in members:
+            info = zipfile.ZipInfo(rel, DATE)
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.external_attr = 0o644 << 16
+            z.writestr(info, data)
+    os.replace(tmp, path)
+
+
+def bundle(builds=deploy.layout.BOARDS, majors=mpycross.SUPPORTED, out_dir=DIST, given=(),
+           fetch=True, out=print):
+    """Make the bundles; returns ({(build, major): zip path}, {major: why not made})."""
+    made, missing = {}, {}
+    os.makedirs(out_dir, exist_ok=True)
+    for major in majors:
+        try:
+            tool = mpycross.find(major, [g for g in given if _is_for(g, major)], fetch, out)
+        except mpycross.MpyCrossError as e:
+            missing[major] = "%s; give it with --mpy-cross PATH, or make these where it can be " \
+                "fetched (online: the release workflow does)" % e
+            continue
+        for build in builds:
+            path = os.path.join(out_dir, name(build, major))
+            members = contents(build, major, tool)
+            write_zip(path, members)
+            made[build, major] = path
+            out("%s: %d files, %d bytes unpacked" % (os.path.relpath(path), len(members),
+                                                     sum(len(d) for _, d in members)))
+    return made, missing
+
+
+def _is_for(tool, major):
+    """Is the mpy-cross given as ``tool`` CircuitPython ``major``'s? (Each --mpy-cross is
+    asked; one that does not run is kept, so that find() says what is wrong with it.)"""
+    try:
+        return mpycross.version_of(tool)[0] == major
+    except mpycross.MpyCrossError:
+        return True
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(
+        prog="python3 tools/dev.py bundle",
+        description="Make the release bundles: one zip per build and CircuitPython major "
+                    "version, each exactly what the deploy writes for that board, to unzip "
+                    "onto its CIRCUITPY drive.")
+    p.add_argument("--build", action="append", choices=layout.BOARDS,
+                   help="only this build (any number; default: all)")
+    p.add_argument("--cp", action="append", type=int, choices=mpycross.SUPPORTED,
+                   help="only this CircuitPython major version (any number; default: all)")
+    p.add_argument("--out", default=DIST, help="the folder for the zips (default: dist/)")
+    p.add_argument("--mpy-cross", action="append", default=[], metavar="PATH",
+                   help="CircuitPython's own mpy-cross (any number, one per version)")
+    p.add_argument("--offline", action="store_true",
+                   help="fetch nothing (no mpy-cross, no libraries from the network)")
+    args = p.parse_args(argv)
+    deploy.FETCH = not args.offline
+    try:
+        deploy.fetch_libraries()
+        made, missing = bundle(args.build or layout.BOARDS, args.cp or mpycross.SUPPORTED,
+                               args.out, args.mpy_cross, not args.offline)
+    except deploy.DeployError as e:
+        print("bundle: %s" % e, file=sys.stderr)
+        return 1
+    finally:
+        deploy.FETCH = True
+    for major, why in sorted(missing.items()):
+        for build in args.build or layout.BOARDS:
+            print("bundle: NOT MADE %s: %s" % (name(build, major), why), file=sys.stderr)
+    if missing:
+        print("bundle: %d made, %d not made (above: each one and why)" % (
+            len(made), len(missing) * len(args.build or layout.BOARDS)), file=sys.stderr)
+        return 1
+    print("bundle: %d made in %s" % (len(made), args.out))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
