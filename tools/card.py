@@ -227,7 +227,9 @@ ONE = ("One button (a Pico with one extra button): hold it; the ring shows each 
        "every %(step)s. A step that means nothing at that moment is skipped.")
 LED = ("The Pico's LED alone flashes with the klaxon and each chime and blinks the roll "
        "(that many blinks a die, red, white, blue). It shows no seats: answering goes "
-       "clockwise from the QM's left, a seat a press; the reveal marks in that order.")
+       "clockwise from the QM's left, a seat a press; the reveal marks in that order. "
+       "Any build: a laptop, tablet or TV it is plugged into shows the whole game, big "
+       "(the scoreboard: docs/scoreboard.md).")
 NOTES = (("Before the first question", FIRST), ("The Klaxon", KLAXON), ("The reveal", REVEAL),
          ("Counts", COUNTS), ("The roll", ROLL), ("A buzz", BUZZ), ("One button", ONE),
          ("Only an LED (a Pico)", LED))
