@@ -16,6 +16,7 @@ import random
 import pytest
 from hypothesis import Phase, given, settings, strategies as st
 
+import deploy
 import events as E
 import harness
 import scenario
@@ -235,11 +236,17 @@ def test_a_board_that_restarts_on_its_saved_game_is_followed():
     from flashsim import FlashSim  # noqa: F401  (the harness's flash model)
 
     sim = harness.Sim(players=4)
+    sim.type_in(50 * 1000)
     sim.play(scenario.taps("100 b\n700 a\n1300 b"), 3000)  # saved a second after each
     board = scoreboard.Scoreboard()
     for t, line in sim.events:
         board.feed(line, t)
+    assert board.synced and board.table() == scoreboard.table(sim.device.r)
     again = harness.Sim(players=4, nvm=sim.nvm)
+    version = "QI Klaxon 1.0.0 for Raspberry Pi Pico, CircuitPython 10"  # (code.py's first
+    assert deploy.VERSION_LINE.match(version)  # line on a board: the harness has no drive):
+    assert board.feed(version)[:2] == ("console", {"line": version})  # the board restarts
+    assert not board.synced
     for t, line in again.events:
         board.feed(line, t)
     assert [line for _, line in again.events][:1] == ["resumed"]

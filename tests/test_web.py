@@ -486,12 +486,12 @@ def replay(b, link, lines, asked=(), at=None):
 
 
 def device_trace(b):
-    """The page's [line, its game after it] for the board's own lines (CircuitPython's
-    and blank ones left out), lines as a terminal shows them."""
+    """The page's [line, its game after it] for the board's own lines (CircuitPython's,
+    the firmware's version and blank ones left out), lines as a terminal shows them."""
     out = []
     for text, table in b.js("return qk.board.trace"):
         text = scoreboard.clean(text)
-        if text and not text.startswith(SUPERVISOR):
+        if text and not text.startswith(SUPERVISOR) and not pico.is_version(text):
             out.append((text, table))
     return out
 

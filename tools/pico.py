@@ -64,6 +64,11 @@ SUPERVISOR = ("Adafruit CircuitPython", "Board ID:", "UID:", "boot.py output:", 
               "soft reboot", "safemode.py output:")
 
 
+def is_version(line):
+    """Whether a console line is code.py's first, the firmware's version."""
+    return bool(deploy.VERSION_LINE.match(line))
+
+
 def kit():
     """The kit's folder (run.mjs and the firmware), or None: ``$QK_PICO_KIT`` when it is
     set (then only that one: a mistyped path is said, not passed over), else
@@ -315,7 +320,7 @@ class Run:
         """[(t_ms, line)] the device printed: the console less CircuitPython's own lines and
         code.py's first, the firmware's version (version.txt: the harness has no drive)."""
         return [(t, s) for t, s in self.console() if s and not s.startswith(SUPERVISOR)
-                and not deploy.VERSION_LINE.match(s)]
+                and not is_version(s)]
 
     def canonical(self):
         """The device's lines as ``Scenario.canonical()`` has them: "t_ms line"."""

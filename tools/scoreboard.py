@@ -38,10 +38,11 @@ from qiklaxon.core import Referee
 import hardware.device as _device
 
 SOUNDS = ("klaxon", "denied", "blip", "done", "undone")  # the board's sounds (WAV names)
-# CircuitPython's own lines: the board (re)started, or code.py stopped
+# CircuitPython's own lines: the board (re)started, or code.py stopped; and code.py's
+# first, the firmware's version (tools/deploy.py VERSION_LINE): it is starting
 RESTARTS = ("soft reboot", "Adafruit CircuitPython", "code.py output:", "Auto-reload is on",
             "Code done running", "Press any key to enter the REPL", "safemode.py output:",
-            "out of memory: restarting")
+            "out of memory: restarting", "QI Klaxon ")
 PHASES = ("idle", "answering", "reveal", "over")
 LINE_MAX = 300  # a line longer than this (garbage, a wrong baud rate) is cut for showing
 NONE = L.NONE
