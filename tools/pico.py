@@ -736,30 +736,29 @@ def run_cached(settings, steps, ms, **kw):
 
 # ------------------------------------------------------------------ the scoreboard's game
 # A game for the scoreboard of a real board (tools/scoreboard.py; tests/test_pico.py and
-# tests/test_web.py): a roll of the dice, then scenario.GAME (a question with a refused
-# Klaxon, the Klaxon, marks and a penalty, undo, a move entered at the table, the end, a
-# new game of 5 set up with the buttons, its first question). A host asks twice for the
-# whole state (one byte typed): as a page connecting at power-on would, and one joining
-# during the reveal.
+# tests/test_web.py): a roll of the dice, a question (scenario.QUESTION: a refused Klaxon,
+# the Klaxon, the marks, a Klaxon penalty counted) and the game ended at the table (B held
+# 3 s: game over, the winners). A host asks twice for the whole state (one byte typed): as
+# a page connecting at power-on would, and one joining during the reveal. Short on
+# purpose (13 s emulated, under a minute of wall): the rest of scenario.GAME (undo, a move
+# entered, a new game set up) is held to the harness's lines on this firmware by the Pico
+# lane's test_undo_a_move_the_end_and_a_new_game_at_the_table, and the scoreboard follows
+# the harness's lines through all of it (tests/test_scoreboard.py).
 SB_PLAYERS = 4
 SB_SHIFT = 600
+SB_END = 8000 + SB_SHIFT  # B held 3 s from here: the end, when it is let go
+SB_MS = SB_END + 3300 + 1200  # (the end's chime over, the game saved)
 
 
 def _sb_script():
     import scenario
 
     shifted = ["%d %s" % (int(x.split()[0]) + SB_SHIFT, " ".join(x.split()[1:]))
-               for x in scenario.GAME.strip().split("\n")]
-    return "100 a\n" + "\n".join(shifted) + "\n"
+               for x in scenario.QUESTION.strip().split("\n")]
+    return "100 a\n" + "\n".join(shifted) + "\n%d b long\n" % SB_END
 
 
 SB_TYPED = ((300, "\n"), (3000 + SB_SHIFT, "\n"))
-
-
-def _sb_ms():
-    import scenario
-
-    return scenario.GAME_MS + SB_SHIFT
 
 
 def scoreboard_run():
@@ -767,7 +766,7 @@ def scoreboard_run():
     import scenario
 
     return run_cached(settings_text("", players=SB_PLAYERS), scenario.taps(_sb_script()),
-                      _sb_ms(), typed=SB_TYPED, raw=True, pins=())
+                      SB_MS, typed=SB_TYPED, raw=True, pins=())
 
 
 def scoreboard_harness(r):
@@ -785,5 +784,5 @@ def scoreboard_harness(r):
         sim.type_in(int(t * 1000), text.encode())
     watch = scoreboard.Watch(sim)
     with watch:
-        sim.play(scenario.taps(_sb_script()), _sb_ms())
+        sim.play(scenario.taps(_sb_script()), SB_MS)
     return sim, watch

@@ -31,6 +31,7 @@ export function startBoard(ctx, source) {
     //            sound: epoch ms its sound starts (audio clock + output buffer) or null}
     trace: [], // [line, the game as the scoreboard holds it after it (null: not known)]
     asks: [], // epoch ms of each ask sent
+    heard: [], // [epoch ms, name] of each sound played (one a press, as the board's)
     connected: false,
     view: null,
   };
@@ -59,9 +60,12 @@ export function startBoard(ctx, source) {
       if (after !== "denied") after = name;
       return null;
     }
-    if (name !== "klaxon" && current && now - current.start < SAME_PRESS_MS &&
-        name === current.name) return null;
+    if (name !== "klaxon" && current && now - current.start < SAME_PRESS_MS) {
+      if (name === current.name) return null;
+      sb.heard.pop(); // (cut at once: the press's sound is this one)
+    }
     const started = ctx.play(name);
+    keep(sb.heard, [epoch(now), name]);
     const length = ctx.duration(name);
     current = { name, start: now, end: now + length };
     if (name === "klaxon") {
