@@ -3,8 +3,7 @@
 ``Referee.save()`` (core.py says what a record holds, and the two layouts);
 qiklaxon/restore.py reads the records back at power-up. Here, not in the core:
 between saves its bytecode is not in RAM, and it is small, so a save never needs
-the RAM an overlay for the table's keys takes. ``tell()``: the game onto the
-console instead, for a host that asks (hardware/device.py).
+the RAM an overlay for the table's keys takes.
 """
 
 from qiklaxon.core import check
@@ -13,7 +12,6 @@ if __debug__:  # CPython needs const; the Express's mpy-cross -O3 drops this imp
     from micropython import const
 
 # The names of the numbers (lib/qiklaxon/layout.py; tests/test_names.py holds them to it)
-_PLAYERS = const(0)
 _SEATS = const(10)
 _J_NVM = const(0)
 _J_LOG = const(1)
@@ -63,9 +61,3 @@ def save(r):
     j[_J_SEQ] = q
     j[_J_AT] = i
     j[_J_TAIL] = i + n + _R_MORE
-
-
-def tell(r):
-    """The whole state, for a host that asked (a byte on the console: hardware/device.py):
-    ``state``, then the referee's S, u and each seat's square (tools/scoreboard.py)."""
-    print("state", *r.S, *r.u, *r.P[:r.S[_PLAYERS]])
