@@ -740,14 +740,14 @@ def run_cached(settings, steps, ms, **kw):
 # the Klaxon, the marks, a Klaxon penalty counted) and the game ended at the table (B held
 # 3 s: game over, the winners). A host asks twice for the whole state (one byte typed): as
 # a page connecting at power-on would, and one joining during the reveal. Short on
-# purpose (13 s emulated, under a minute of wall): the rest of scenario.GAME (undo, a move
+# purpose (12 s emulated, under a minute of wall): the rest of scenario.GAME (undo, a move
 # entered, a new game set up) is held to the harness's lines on this firmware by the Pico
 # lane's test_undo_a_move_the_end_and_a_new_game_at_the_table, and the scoreboard follows
 # the harness's lines through all of it (tests/test_scoreboard.py).
 SB_PLAYERS = 4
 SB_SHIFT = 600
-SB_END = 8000 + SB_SHIFT  # B held 3 s from here: the end, when it is let go
-SB_MS = SB_END + 3300 + 1200  # (the end's chime over, the game saved)
+SB_END = 7800 + SB_SHIFT  # B held 3 s from here (half a second after the question's last
+SB_MS = SB_END + 3300 + 400  # press): the end, when it is let go; its lines are the last
 
 
 def _sb_script():
