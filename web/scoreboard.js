@@ -53,21 +53,23 @@ export function startBoard(ctx, source) {
   // The board's sounds, as it plays them: the klaxon at once; the buzz or blip of a press
   // made while it sounds comes after it (the buzz if any was refused); lines of one press
   // are one sound, the last line's (a mark's blip gives way to the chime of the reveal
-  // it completes, as the board plays only the chime).
-  function sound(name) {
+  // it completes, as the board plays only the chime). Lines are one press's when they
+  // were read from the port together (``read``, epoch ms), however late a busy page
+  // gets to them.
+  function sound(name, read) {
     const now = performance.now();
     if (name !== "klaxon" && current && current.name === "klaxon" && now < current.end) {
       if (after !== "denied") after = name;
       return null;
     }
-    if (name !== "klaxon" && current && now - current.start < SAME_PRESS_MS) {
+    if (name !== "klaxon" && current && Math.abs(read - current.read) < SAME_PRESS_MS) {
       if (name === current.name) return null;
       sb.heard.pop(); // (cut at once: the press's sound is this one)
     }
     const started = ctx.play(name);
     keep(sb.heard, [epoch(now), name]);
     const length = ctx.duration(name);
-    current = { name, start: now, end: now + length };
+    current = { name, read, start: now, end: now + length };
     if (name === "klaxon") {
       after = null;
       setTimeout(() => {
@@ -75,7 +77,7 @@ export function startBoard(ctx, source) {
           const next = after;
           after = null;
           current = null;
-          sound(next);
+          sound(next, epoch(performance.now()));
         }
       }, length);
     }
@@ -94,7 +96,7 @@ export function startBoard(ctx, source) {
   function line(text, read) {
     const out = JSON.parse(py.board_feed(text, Math.round(performance.now())));
     if (out.event === "state") waiting = null;
-    const started = out.sound ? sound(out.sound) : null;
+    const started = out.sound ? sound(out.sound, read ?? epoch(performance.now())) : null;
     show(out.view);
     logged(out.log);
     const shown = epoch(performance.now());
