@@ -23,12 +23,18 @@ later, the referee is rebuilt from its own log.
 
 A and B act when let go: a tap is a key's first meaning; held, the ring
 shows in turn its longer meanings (the button's ladder) and letting go takes
-the one shown. Any other press lets go of a held button first, and when the
-Klaxon goes down a button that is down but not yet taken counts first.
+the one shown. Any other press ends a held button first: still a tap, it counts
+first (when the Klaxon goes down, a button that is down but not yet taken too); held
+into a longer meaning, it is called off, since only letting go takes that.
 
 Sounds are WAV samples on an audio output, or tone sweeps (hardware/outputs.py):
 a piezo's PWM frequency, or the Express's DAC playing a looped waveform whose
 pitch is its sample rate (re-played every 20 ms while the pitch moves).
+
+What the Express has not (sleep, a watchdog, WAV samples, a piezo, an LED:
+hardware/profile_cpx.py) is behind ``__debug__``: its ``mpy-cross -O3`` build drops that
+code (~190 B of its heap), every other build runs it (tests/test_device_express.py holds
+every optimised build to having none of those).
 
 Small on purpose (the Express has ~16 KB for everything): the parts are one
 tuple, the state a bytearray and a list indexed by the ``_`` constants
@@ -178,7 +184,7 @@ class Device:
             self.render()  # the table as it stands: the QM, or the saved game's question
         except Exception as e:  # (an overlay that does not fit: a fault, not a dead board)
             self.crash(e)
-        if self.f[_WOKE]:  # a pin alarm woke the board: that was a press of the Klaxon,
+        if __debug__ and self.f[_WOKE]:  # a pin alarm woke the board: that was a press of the Klaxon,
             self.press(0, ticks_ms())  # however long ago it was let go (a reboot: ~1.3 s)
 
     def run(self):
@@ -243,7 +249,7 @@ class Device:
                     self.button(1, n)
                 if s & 7:
                     return
-            if f[_CUR] != _NONE and not (self.step(n) if f[_TONE] else p[_OUT].playing):
+            if f[_CUR] != _NONE and not self.step(n):
                 f[_CUR] = _NONE
                 t[_LAST] = n
                 if p[_EN]:
@@ -256,7 +262,7 @@ class Device:
                 return
             # the chores, every 256th pass: the watchdog, the host, sleeping, saving, a fault's end
             # (``r``: one local for self.r, whose bytecode pays for the host's lines)
-            if p[_WD]:
+            if __debug__ and p[_WD]:
                 p[_WD].feed()
             import supervisor
 
@@ -265,7 +271,7 @@ class Device:
                 import state  # (a byte a chores pass: lib/state.py reads it, answers, and
 
                 state.show(r)  # leaves RAM again)
-            if p[_SLEEP] and not f[_STUCK] and f[_CUR] == _NONE and ticks_diff(
+            if __debug__ and p[_SLEEP] and not f[_STUCK] and f[_CUR] == _NONE and ticks_diff(
                     n, t[_LAST]) >= t[_IDLE]:
                 p[_SLEEP](self, n)  # deep sleep until the Klaxon (hardware/power.py)
             if f[_DUE] and ticks_diff(n, t[_SV]) >= 0:
@@ -329,10 +335,11 @@ class Device:
                     # read down a tick before the Klaxon's first contact, not taken yet, and
                     w = 0  # down still (no spike): it counts first, as a tap
                     f[_RAW + i] = 3 - 3 * b[_B_UP]
-                if w != _NONE:
-                    f[_LV + i] = _NONE
+                if w != _NONE:  # a tap counts first; a hold into a longer meaning is
+                    f[_LV + i] = _NONE  # called off (only letting go takes that meaning)
                     f[_PV] = 0
-                    self.press(b[_B_KEYS][w], n)
+                    if not w:
+                        self.press(b[_B_KEYS][0], n)
             if k:
                 return
         r = self.r
@@ -412,8 +419,10 @@ class Device:
         """Start sound ``i`` (0 klaxon, 1 denied, 2 blip); during the klaxon the others wait."""
         p = self.p
         f = self.f
-        if f[_CUR] == _SOUND_KLAXON and i:  # one sound after the klaxon: the buzz if any press was refused
-            if i < f[_PEND]:
+        if f[_CUR] == _SOUND_KLAXON and i:  # one sound after the klaxon: the buzz if any press
+            # was refused, else a chime if any changed something (taken back, then done), else
+            # the blip
+            if f[_PEND] == _NONE or b"\x00\x01\x04\x03\x02"[i] < b"\x00\x01\x04\x03\x02"[f[_PEND]]:
                 f[_PEND] = i
             return
         if i:  # (a klaxon keeps the sound that waits for it)
@@ -424,17 +433,20 @@ class Device:
         if p[_EN]:
             p[_EN].value = True
         f[_CUR] = i
-        if f[_TONE]:
+        if __debug__ and not f[_TONE]:  # WAV
+            p[_OUT].play(s)
+        else:  # a tone sweep
             f[_SEG] = 0
             self.t[_T0] = self.t[_TN] = n
             self.step(n)
-        else:
-            p[_OUT].play(s)
 
     def step(self, n):
-        """The tone sweep now: its pitch (at most every 20 ms); False once it is over."""
+        """The tone sweep now: its pitch (at most every 20 ms); False once it is over (WAV:
+        once it has played)."""
         f = self.f
         t = self.t
+        if __debug__ and not f[_TONE]:
+            return self.p[_OUT].playing
         s = self.p[_SND][f[_CUR]]
         if ticks_diff(n, t[_TN]) < 0:
             return True
@@ -456,9 +468,9 @@ class Device:
         p = self.p
         t = self.t
         o = p[_OUT]
-        if not self.f[_TONE]:
+        if __debug__ and not self.f[_TONE]:  # WAV
             o.stop()
-        elif p[_SND][_SOUND_WAVE] is None:  # a piezo
+        elif __debug__ and p[_SND][_SOUND_WAVE] is None:  # a piezo
             if hz > 0:
                 o.frequency = hz
             o.duty_cycle = t[_DUTY] if hz > 0 else 0
@@ -495,8 +507,12 @@ class Device:
         if d:
             f[_ANIM] = 1
             w = d.more(_OV_ENTRY).dice(d.S[_ROLL], ticks_diff(n, self.t[_DT]) >> 7, np)
-        if self.p[_LED]:
-            self.p[_LED].value = f[_FL] and not ph & 1 or w > 0
+        if __debug__ and self.p[_LED]:  # (the Express has none) A hold's preview blinks it:
+            v = f[_PV]  # on (one button's B), slowly (held), fast (held long)
+            if v:
+                f[_ANIM] = 1
+            self.p[_LED].value = f[_FL] and not ph & 1 or w > 0 or v and (
+                v < 16 or v >> 4 == _SLOW and ph < 4 or v >> 4 == _FAST and not ph & 1)
         px = self.p[_PX]
         if px:
             for i in range(np):

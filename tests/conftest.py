@@ -22,7 +22,8 @@ os.chdir(ROOT)  # the firmware opens sounds/ relative to the drive's root, as on
 # ``--timeout`` on the command line overrides them all; a test's own mark overrides this.
 TIMEOUT_S = 120
 LANE_TIMEOUT_S = {"test_vm.py": 900, "test_cp.py": 900, "test_pico.py": 1800,
-                  "test_web.py": 900, "test_fresh_clone.py": 900, "test_deploy.py": 600}
+                  "test_web.py": 900, "test_fresh_clone.py": 900, "test_deploy.py": 600,
+                  "test_bundle.py": 1800}  # (its bundles boot on the Pico and CircuitPython lanes)
 
 
 def pytest_collection_modifyitems(config, items):

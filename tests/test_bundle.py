@@ -189,3 +189,61 @@ def test_the_express_bundle_plays_a_whole_game_on_circuitpython(made, tmp_path):
         assert ok and again == lines, out[-2000:]
     finally:
         d.close()
+
+
+# ------------------------------------------------------------ its README, its command line
+def test_the_pico_bundles_readme_names_the_pico_2s_circuitpython_too():
+    """The Pico's zip is for the Pico 2 as well (install.md says so), and each has its own
+    CircuitPython: the README names both pages; the other builds name their own only."""
+    text = bundle.readme("pico", 10, [])
+    assert "https://circuitpython.org/board/raspberry_pi_pico/" in text
+    assert "https://circuitpython.org/board/raspberry_pi_pico2/" in text
+    for build in ("cpb", "cpx"):
+        pages = [w for w in bundle.readme(build, 9, []).split() if "circuitpython.org/board/" in w]
+        assert pages == ["https://circuitpython.org/board/%s/" % layout.BY_PROFILE[build][
+            "board_id"]]
+
+
+def test_the_readme_says_a_reset_renames_the_drive_not_the_reload_after_copying():
+    """CircuitPython reloads code.py by itself after a copy, but only a reset (or unplug
+    and replug) runs boot.py, which names the drive QIKLAXON (as install.md says)."""
+    for build in layout.BOARDS:
+        text = " ".join(bundle.readme(build, 10, []).split())
+        assert "restarts by itself. Its drive is then called QIKLAXON" not in text
+        assert "does not run boot.py: press the board's reset button once (or unplug it and " \
+               "plug it back). Then boot.py renames the drive QIKLAXON" in text
+
+
+@pytest.mark.parametrize("where", ["a file", "under a file"])
+def test_an_out_that_is_no_folder_is_a_clear_exit_2(tmp_path, capsys, where):
+    (tmp_path / "dist.zip").write_text("mine\n")
+    out = tmp_path / "dist.zip" if where == "a file" else tmp_path / "dist.zip" / "sub"
+    assert bundle.main(["--out", str(out), "--offline"]) == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and err.startswith("bundle: ")
+    assert ("is not a folder" if where == "a file" else "cannot make the folder") in err
+    assert (tmp_path / "dist.zip").read_text() == "mine\n"
+
+
+def test_a_wrong_or_empty_mpy_cross_is_a_clear_exit_2(tmp_path, capsys):
+    assert bundle.main(["--out", str(tmp_path), "--mpy-cross", str(tmp_path / "none"),
+                        "--offline"]) == 2
+    assert "--mpy-cross" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as e:
+        bundle.main(["--out", str(tmp_path), "--mpy-cross="])
+    assert e.value.code == 2
+    assert os.listdir(tmp_path) == []
+
+
+def test_ctrl_c_leaves_no_half_zip_and_exits_130(tmp_path, monkeypatch, capsys):
+    def members():
+        yield "code.py", b"print(1)\n"
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        bundle.write_zip(str(tmp_path / "a.zip"), members())
+    assert os.listdir(tmp_path) == []
+    monkeypatch.setattr(bundle, "bundle", lambda *a, **k: (_ for _ in ()).throw(
+        KeyboardInterrupt))
+    assert bundle.main(["--out", str(tmp_path), "--offline"]) == 130
+    assert capsys.readouterr().err.startswith("bundle: stopped (Ctrl-C)")

@@ -151,15 +151,33 @@ def test_a_long_settings_line_does_not_stop_the_express():
             d.close()
 
 
+def resumed_plays_as_the_harness(d, steps, end_ms, heap, variant=cpvm.VARIANTS[0]):
+    """After ``d``'s run restarted (out of memory): code.py again on a fresh heap of
+    ``heap`` bytes from the saved nvm, playing the rest of ``steps``. It resumes the game
+    and says what the CPython harness says from that saved game; returns its lines."""
+    from flashsim import FlashSim
+    from harness import NVM_CHIPS
+
+    saved = d.nvm
+    rest = [(t - d.reload_ms, down, c) for t, down, c in steps if t > d.reload_ms]
+    end = end_ms - d.reload_ms
+    again, _, out, ok = d.run(rest, end, heap=heap, nvm=saved, variant=variant)
+    assert_clean(out, ok)
+    assert again[0] == "0 resumed"
+    nvm = FlashSim(NVM_CHIPS["cpx"])
+    nvm.mem[:] = saved
+    sim = Sim(board_name="cpx", nvm=nvm)
+    sim.play(rest, end)
+    assert again == sim.canonical()
+    return again
+
+
 def test_out_of_memory_restarts_on_a_fresh_heap_and_resumes_where_it_was(drives):
     """At a heap just too small for a whole game (an overlay cannot load), the Express
     says so, stays a Klaxon, saves the game and calls supervisor.reload(); code.py then
     runs again on a fresh heap of the same size, resumes the saved game and plays the
     rest of the table's presses exactly as the CPython harness does from that saved game.
     No traceback, no crash loop, no power cycle."""
-    from flashsim import FlashSim
-    from harness import NVM_CHIPS
-
     d = drives("cpx")
     steps = scenario.taps(scenario.GAME)
     high = smallest_heap(d, steps, scenario.GAME_MS)  # the smallest heap that plays the whole game
@@ -173,17 +191,7 @@ def test_out_of_memory_restarts_on_a_fresh_heap_and_resumes_where_it_was(drives)
     # a pure Klaxon meanwhile, 5 s and until the sound is over (the fault's own report
     # may not fit in the heap: then only the restart says so)
     assert not fault or 5000 <= restart[0] - fault[0] <= 8000, (fault, restart)
-    saved = d.nvm
-    rest = [(t - d.reload_ms, down, c) for t, down, c in steps if t > d.reload_ms]
-    end = scenario.GAME_MS - d.reload_ms
-    again, _, out, ok = d.run(rest, end, heap=high - 256, nvm=saved)  # code.py, fresh heap
-    assert_clean(out, ok)
-    assert again[0] == "0 resumed"
-    nvm = FlashSim(NVM_CHIPS["cpx"])
-    nvm.mem[:] = saved
-    sim = Sim(board_name="cpx", nvm=nvm)
-    sim.play(rest, end)
-    assert again == sim.canonical()
+    again = resumed_plays_as_the_harness(d, steps, scenario.GAME_MS, high - 256)
     assert {"klaxon", "reveal"} <= {line.split()[1] for line in again}
 
 
@@ -267,9 +275,6 @@ def test_out_of_memory_restarts_and_the_rest_plays_on_a_fresh_heap_in_every_vari
     small for a whole game the board restarts (out of memory), and the game it resumed
     plays the rest of the table's presses on a fresh heap of the same size exactly as
     the CPython harness does from that saved game: no second restart."""
-    from flashsim import FlashSim
-    from harness import NVM_CHIPS
-
     v = cpvm.VARIANT[variant]
     d = drives("cpx")
     steps = scenario.taps(scenario.GAME)
@@ -288,18 +293,8 @@ def test_out_of_memory_restarts_and_the_rest_plays_on_a_fresh_heap_in_every_vari
             break
     else:
         raise AssertionError("%s: no restart below %d B" % (variant, high))
-    saved = d.nvm
-    rest = [(t - d.reload_ms, down, c) for t, down, c in steps if t > d.reload_ms]
-    end = 28000 - d.reload_ms
-    again, _, out, ok = d.run(rest, end, heap=heap, nvm=saved, variant=v)  # a fresh heap
-    assert_clean(out, ok)
-    assert d.reload_ms is None
-    assert again[0] == "0 resumed"
-    nvm = FlashSim(NVM_CHIPS["cpx"])
-    nvm.mem[:] = saved
-    sim = Sim(board_name="cpx", nvm=nvm)
-    sim.play(rest, end)
-    assert again == sim.canonical()
+    resumed_plays_as_the_harness(d, steps, 28000, heap, v)
+    assert d.reload_ms is None  # no second restart
 
 
 @pytest.mark.parametrize("saved_at_ms", [2000, 8000, 21000])

@@ -24,9 +24,9 @@ BOOT_OUT = {
            "Board ID:raspberry_pi_pico\n",
 }
 # What every build runs (no __init__.py: hardware/ and qiklaxon/ are namespace packages),
-# and version.txt, the firmware's version, which code.py prints first
+# and version.txt, the firmware's version, which start-up (hardware/steps.py) prints first
 EVERY_BUILD = {"code.py", "boot.py", "safemode.py", "settings.toml", "version.txt",
-               "hardware/settings.py", "hardware/start.py", "hardware/outputs.py",
+               "hardware/steps.py", "hardware/settings.py", "hardware/start.py", "hardware/outputs.py",
                "hardware/device.py",
                "lib/qiklaxon/core.py", "lib/qiklaxon/restore.py", "lib/qiklaxon/undo.py",
                "lib/qiklaxon/reveal.py", "lib/qiklaxon/entry.py", "lib/qiklaxon/over.py",
@@ -145,7 +145,34 @@ def test_code_py_is_written_last(tmp_path, monkeypatch):
     assert order[-1].endswith("code.py")
 
 
-def test_a_yank_mid_copy_leaves_no_half_written_code_py(tmp_path, monkeypatch):
+class DriveFile:
+    """A file the deploy opened on a stand-in drive: as the real one, but for what a
+    subclass's ``write`` does to the bytes."""
+
+    def __init__(self, f):
+        self.f = f
+
+    def __getattr__(self, name):
+        return getattr(self.f, name)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *a):
+        return self.f.__exit__(*a)
+
+
+def temporaries(d):
+    """Every ``*.qk-new`` on drive ``d`` (a deploy's temporary names)."""
+    return sorted(os.path.relpath(os.path.join(p, n), d) for p, _, fs in os.walk(d)
+                  for n in fs if n.endswith(".qk-new"))
+
+
+def test_a_yank_mid_copy_leaves_a_board_that_runs_nothing_rather_than_a_mix(tmp_path,
+                                                                          monkeypatch):
+    """Over an existing install, the old code.py goes first and the new one last: a
+    deploy stopped half-way leaves new modules and no code.py (the board runs nothing),
+    never the old code.py over new modules; no temporary is left; the next try completes."""
     d = drive(tmp_path, "cpb")
     (tmp_path / "CIRCUITPY" / "code.py").write_text("print('the old firmware')\n")
     calls = collections.Counter()
@@ -154,13 +181,18 @@ def test_a_yank_mid_copy_leaves_no_half_written_code_py(tmp_path, monkeypatch):
     def yank(path, data):
         calls["n"] += 1
         if calls["n"] == 6:
-            raise OSError(5, "Input/output error")  # the cable is pulled
+            with open(path + ".qk-new", "wb") as f:  # half of it, then the cable is pulled
+                f.write(data[:len(data) // 2])
+            raise OSError(5, "Input/output error")
         real(path, data)
 
     monkeypatch.setattr(deploy, "_write_verified", yank)
-    with pytest.raises(deploy.DeployError, match="run the deploy again"):
+    with pytest.raises(deploy.DeployError, match="has no code.py, so the board runs nothing.*"
+                                                 "run the deploy again"):
         deploy.deploy(d, out=quiet)
-    assert (tmp_path / "CIRCUITPY" / "code.py").read_text() == "print('the old firmware')\n"
+    assert not (tmp_path / "CIRCUITPY" / "code.py").exists()
+    assert (tmp_path / "CIRCUITPY" / "boot.py").exists()  # (new files were written)
+    assert temporaries(d) == []
     monkeypatch.setattr(deploy, "_write_verified", real)
     deploy.deploy(d, out=quiet)  # the next try completes
     assert (tmp_path / "CIRCUITPY" / "code.py").read_bytes() == open(ROOT + "/code.py", "rb").read()
@@ -181,31 +213,21 @@ def test_a_file_that_reads_back_wrong_stops_the_deploy(tmp_path, monkeypatch):
     (tmp_path / "CIRCUITPY" / "code.py").write_text("print('the old firmware')\n")
     real_open = open
 
-    class Failing:  # a drive that drops the last byte of what it is given
-        def __init__(self, f):
-            self.f = f
-
+    class Failing(DriveFile):  # a drive that drops the last byte of what it is given
         def write(self, data):
             return self.f.write(data[:-1])
-
-        def __getattr__(self, name):
-            return getattr(self.f, name)
-
-        def __enter__(self):
-            return self
-
-        def __exit__(self, *a):
-            return self.f.__exit__(*a)
 
     def flaky_open(path, mode="r", *a, **k):
         f = real_open(path, mode, *a, **k)
         return Failing(f) if "w" in mode and path.endswith("device.py.qk-new") else f
 
     monkeypatch.setattr(deploy, "open", flaky_open, raising=False)
-    with pytest.raises(deploy.DeployError, match="did not read back as written"):
+    with pytest.raises(deploy.DeployError, match="did not read back as written.*run the deploy "
+                                                 "again"):
         deploy.deploy(d, out=quiet)
     assert not (tmp_path / "CIRCUITPY" / "hardware" / "device.py").exists()
-    assert (tmp_path / "CIRCUITPY" / "code.py").read_text() == "print('the old firmware')\n"
+    assert not (tmp_path / "CIRCUITPY" / "code.py").exists()  # (never old code over new files)
+    assert temporaries(d) == []
 
 
 def test_never_overwrites_the_users_settings(tmp_path):
@@ -214,6 +236,69 @@ def test_never_overwrites_the_users_settings(tmp_path):
     written = dict(deploy.deploy(d, out=quiet))
     assert "settings.toml" not in written
     assert (tmp_path / "CIRCUITPY" / "settings.toml").read_text() == "QK_PLAYERS = 7\n"
+
+
+@pytest.mark.parametrize("empty", ["", "\n\n  \r\n", "# my notes\n\n  # QK_PLAYERS = 6\n",
+                                   "\ufeff# saved by Notepad\r\n"])
+def test_an_empty_or_comments_only_settings_file_is_replaced_by_the_documented_one(tmp_path,
+                                                                                    empty):
+    """CircuitPython puts an empty settings.toml on a fresh Bluefruit's or Pico's drive:
+    it sets nothing, so the documented one is written over it, and the deploy says so.
+    One with comments is someone's notes: kept, byte for byte, as settings.toml.bak
+    (an empty or blank one is not worth a file)."""
+    d = drive(tmp_path, "pico")
+    (tmp_path / "CIRCUITPY" / "settings.toml").write_bytes(empty.encode())
+    said = []
+    written = dict(deploy.deploy(d, out=said.append))
+    assert "settings.toml" in written
+    assert (tmp_path / "CIRCUITPY" / "settings.toml").read_bytes() == content_of("settings.toml")
+    notes = "#" in empty
+    bak = tmp_path / "CIRCUITPY" / "settings.toml.bak"
+    assert bak.exists() == notes and ("settings.toml.bak" in written) == notes
+    if notes:
+        assert bak.read_bytes() == empty.encode()
+        assert [line for line in said if line.startswith("settings.toml: ")] == [
+            "settings.toml: the drive's sets nothing (only comments); keeping it as "
+            "settings.toml.bak and writing the documented one over it"]
+    else:
+        assert [line for line in said if line.startswith("settings.toml: ")] == [
+            "settings.toml: the drive's sets nothing (blank, as CircuitPython makes it); "
+            "writing the documented one over it"]
+
+
+def test_an_earlier_backup_of_the_settings_is_never_written_over(tmp_path):
+    d = drive(tmp_path, "cpb")
+    (tmp_path / "CIRCUITPY" / "settings.toml.bak").write_text("QK_PLAYERS = 9\n")
+    (tmp_path / "CIRCUITPY" / "settings.toml").write_text("# QK_PLAYERS = 5, maybe\n")
+    said = []
+    deploy.deploy(d, out=said.append)
+    assert (tmp_path / "CIRCUITPY" / "settings.toml.bak").read_text() == "QK_PLAYERS = 9\n"
+    assert (tmp_path / "CIRCUITPY" / "settings.toml.bak2").read_text() == \
+        "# QK_PLAYERS = 5, maybe\n"
+    assert "keeping it as settings.toml.bak2" in " ".join(said)
+    said.clear()
+    deploy.deploy(d, out=said.append)  # the documented one now: kept, nothing more backed up
+    assert "settings.toml: kept as it is" in said
+    assert sorted(n for n in os.listdir(d) if n.startswith("settings")) == [
+        "settings.toml", "settings.toml.bak", "settings.toml.bak2"]
+
+
+def test_a_settings_file_with_one_setting_is_kept_byte_for_byte(tmp_path):
+    mine = b"# mine\r\n\r\nQK_PLAYERS = 6   \r\n# the rest: defaults"
+    d = drive(tmp_path, "cpb")
+    (tmp_path / "CIRCUITPY" / "settings.toml").write_bytes(mine)
+    said = []
+    written = dict(deploy.deploy(d, out=said.append))
+    assert "settings.toml" not in written
+    assert (tmp_path / "CIRCUITPY" / "settings.toml").read_bytes() == mine
+    assert "settings.toml: kept as it is" in said
+
+
+def test_a_drive_without_settings_gets_the_documented_one_and_says_so(tmp_path):
+    said = []
+    written = dict(deploy.deploy(drive(tmp_path, "cpx"), out=said.append))
+    assert "settings.toml" in written
+    assert "settings.toml: none on the drive; writing the documented one" in said
 
 
 def test_dry_run_writes_nothing(tmp_path):
@@ -309,7 +394,7 @@ def test_a_stale_py_beside_a_new_mpy_is_removed(tmp_path):
 
 
 def test_command_line_reports_errors_without_a_traceback(tmp_path, capsys):
-    assert deploy.main([str(tmp_path)]) == 1
+    assert deploy.main([str(tmp_path)]) == 2  # (a folder that is no board's drive: bad input)
     assert "no boot_out.txt" in capsys.readouterr().err
 
 
@@ -469,7 +554,9 @@ def test_the_drive_is_found_on_linux_macos_and_windows_by_its_name():
     listdir = lambda p: tree.get(p, [])  # noqa: E731
     assert deploy.find_drives("Linux", {"USER": "me"}, listdir, files.__contains__) == [
         "/media/me/CIRCUITPY", "/mnt/QIKLAXON1"]  # (/media/me/QIKLAXON has no boot_out.txt)
-    assert deploy.find_drives("Linux", {}, listdir, files.__contains__) == ["/mnt/QIKLAXON1"]
+    # with USER unset (or root, or sudo): any user's folder, one level down
+    assert deploy.find_drives("Linux", {}, listdir, files.__contains__) == [
+        "/media/me/CIRCUITPY", "/mnt/QIKLAXON1"]
     assert deploy.find_drives("Darwin", {"USER": "me"}, listdir, files.__contains__) == [
         "/Volumes/CIRCUITPY 1", "/Volumes/QIKLAXON"]
     volumes = lambda: [("C:\\", "Windows"), ("D:\\", ""), ("E:\\", "QIKLAXON"),  # noqa: E731
@@ -547,3 +634,322 @@ def test_libraries_of_other_versions_are_not_taken(tmp_path, monkeypatch):
     monkeypatch.setattr(deploy, "FETCH", False)
     with pytest.raises(deploy.DeployError, match="--offline fetches nothing"):
         deploy.library_source("adafruit_ticks")
+
+
+# ------------------------------------------------------------ a drive that fills up
+class FatDrive:
+    """A stand-in CIRCUITPY folder that fills up as a FAT drive does: every file takes
+    whole ``block``s (an empty one none), every folder one; ``capacity`` bytes in all.
+    A write past it fails with ENOSPC (as the real drive's does), and the drive reports
+    its free space (``disk_usage``, or ``says_free`` when it lies) and its block size
+    (``statvfs``) as a computer sees them."""
+
+    def __init__(self, monkeypatch, path, capacity, block=512, says_free=None):
+        self.path, self.capacity, self.block, self.says_free = path, capacity, block, says_free
+        real_open, real_statvfs = open, os.statvfs
+        usage = collections.namedtuple("usage", "total used free")
+        drive = self
+
+        class Filling(DriveFile):
+            def write(self, data):
+                at = self.f.tell()
+                grows = drive.blocks(at + len(data)) - drive.blocks(at)
+                if drive.used() + grows > drive.capacity:
+                    raise OSError(28, "No space left on device")
+                return self.f.write(data)
+
+        def filling_open(file, mode="r", *a, **k):
+            f = real_open(file, mode, *a, **k)
+            inside = os.path.abspath(str(file)).startswith(os.path.abspath(path) + os.sep)
+            return Filling(f) if inside and ("w" in mode or "a" in mode) else f
+
+        def statvfs(p):
+            if os.path.abspath(p) == os.path.abspath(path):
+                st = collections.namedtuple("st", "f_frsize f_bsize")
+                return st(block, block)
+            return real_statvfs(p)
+
+        monkeypatch.setattr(deploy, "open", filling_open, raising=False)
+        monkeypatch.setattr(deploy.os, "statvfs", statvfs)
+        monkeypatch.setattr(deploy.shutil, "disk_usage", lambda p: usage(
+            self.capacity, self.used(),
+            self.capacity - self.used() if self.says_free is None else self.says_free))
+
+    def blocks(self, size):
+        return -(-size // self.block) * self.block
+
+    def used(self):
+        total = 0
+        for folder, dirs, names in os.walk(self.path):
+            total += len(dirs) * self.block
+            total += sum(self.blocks(os.path.getsize(os.path.join(folder, n))) for n in names)
+        return total
+
+    def files(self):
+        return {os.path.relpath(os.path.join(p, n), self.path).replace(os.sep, "/"):
+                open(os.path.join(p, n), "rb").read()
+                for p, _, fs in os.walk(self.path) for n in fs}
+
+
+HELLO = b'print("Hello World!")\n'  # CircuitPython's own code.py on a fresh drive
+
+
+def needs(said):
+    """The bytes free a deploy said it needs (its plan's line)."""
+    import re
+
+    line = [s for s in said if "writing them needs" in s][0]
+    return int(re.search(r"needs (\d+) bytes free", line).group(1))
+
+
+def test_a_nearly_full_drive_is_refused_in_whole_blocks_before_anything_is_written(
+        tmp_path, monkeypatch):
+    """The files' bytes fit with room to spare, their 512-byte blocks (and the folders'
+    blocks) do not: refused, nothing written, the drive as it was. (Counting bytes, the
+    deploy started and the drive filled up half-way: new modules under the old code.py.)
+    With exactly the room the deploy says it needs, it completes on that drive."""
+    d = drive(tmp_path, "pico")
+    (tmp_path / "CIRCUITPY" / "code.py").write_bytes(HELLO)
+    planned = dict(deploy.deploy(d, dry_run=True, out=quiet))
+    size = sum(planned.values())
+    fat = FatDrive(monkeypatch, d, 0)
+    fat.capacity = fat.used() + size + 4096 + 512  # the bytes and more than 4 KB spare
+    before = fat.files()
+    said = []
+    with pytest.raises(deploy.DeployError, match="not enough space.*512-byte blocks.*nothing was "
+                                                 "written"):
+        deploy.deploy(d, out=said.append)
+    assert fat.files() == before
+    need = needs(said)
+    assert need > size + 4096 + 512  # (its blocks: more than the bytes and the old margin)
+    for room, fits in ((need - 1, False), (need, True)):
+        fat.capacity = fat.used() + room
+        if not fits:
+            with pytest.raises(deploy.DeployError, match="not enough space"):
+                deploy.deploy(d, out=quiet)
+            assert fat.files() == before
+        else:
+            written = dict(deploy.deploy(d, out=quiet))
+            assert written == planned and fat.used() <= fat.capacity
+            assert fat.files()["code.py"] == content_of("code.py")
+    assert temporaries(d) == []
+
+
+def test_a_drive_that_fills_up_mid_write_leaves_no_temporaries_and_no_old_code_py(
+        tmp_path, monkeypatch):
+    """A drive that says it has more room than it has (or fills up from elsewhere): the
+    write that does not fit fails; every temporary goes; the old code.py went first, so
+    the board runs nothing rather than the old firmware over new modules; the message
+    says so and to run the deploy again, which, with room, completes."""
+    d = drive(tmp_path, "cpb")
+    (tmp_path / "CIRCUITPY" / "code.py").write_text("print('the old firmware')\n")
+    fat = FatDrive(monkeypatch, d, 0, says_free=10_000_000)
+    fat.capacity = fat.used() + 40_000  # a part of what the Bluefruit's deploy writes
+    with pytest.raises(deploy.DeployError, match="the drive is full.*has no code.py.*run the "
+                                                 "deploy again"):
+        deploy.deploy(d, out=quiet)
+    on_drive = fat.files()
+    assert "code.py" not in on_drive and "boot.py" in on_drive
+    assert temporaries(d) == []
+    fat.capacity, fat.says_free = 10_000_000, None
+    written = dict(deploy.deploy(d, out=quiet))
+    assert fat.files()["code.py"] == content_of("code.py") and temporaries(d) == []
+    # (the documented settings.toml, written first the first time, is kept the second)
+    assert set(fat.files()) == set(written) | {"boot_out.txt", "settings.toml"}
+
+
+def test_temporaries_an_older_deploy_left_are_removed(tmp_path):
+    d = drive(tmp_path, "pico")
+    left = ["code.py.qk-new", "hardware/device.py.qk-new", "lib/qiklaxon/core.mpy.qk-new",
+            "settings.toml.qk-new"]
+    for rel in left:
+        path = tmp_path / "CIRCUITPY" / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(b"half a file")
+    said = []
+    deploy.deploy(d, dry_run=True, out=said.append)
+    assert temporaries(d) == sorted(os.path.normpath(r) for r in left)  # (a dry run: untouched)
+    assert len([s for s in said if s.strip().startswith("would remove")]) == 4
+    said.clear()
+    deploy.deploy(d, out=said.append)
+    assert temporaries(d) == []
+    assert len([s for s in said if "left by a deploy that did not finish" in s]) == 4
+
+
+def test_ctrl_c_while_writing_removes_the_temporaries_and_says_to_run_it_again(
+        tmp_path, monkeypatch, capsys):
+    d = drive(tmp_path, "pico")
+    (tmp_path / "CIRCUITPY" / "code.py").write_text("print('the old firmware')\n")
+    calls = collections.Counter()
+    real = deploy._write_verified
+
+    def interrupted(path, data):
+        calls["n"] += 1
+        if calls["n"] == 5:
+            with open(path + ".qk-new", "wb") as f:
+                f.write(data[:100])
+            raise KeyboardInterrupt
+        real(path, data)
+
+    monkeypatch.setattr(deploy, "_write_verified", interrupted)
+    monkeypatch.setattr(deploy, "find_drives", lambda: [d])
+    assert deploy.main(["--py", "--offline"]) == 130
+    out, err = capsys.readouterr()
+    assert "Traceback" not in out + err
+    assert err.strip().startswith("deploy: stopped (Ctrl-C) while writing") and \
+        "run the deploy again" in err
+    assert temporaries(d) == [] and not (tmp_path / "CIRCUITPY" / "code.py").exists()
+    # Ctrl-C before the drive is touched (fetching, compiling): it says nothing was written
+    monkeypatch.setattr(deploy, "fetch_libraries", lambda: (_ for _ in ()).throw(
+        KeyboardInterrupt))
+    assert deploy.main(["--py", "--offline"]) == 130
+    assert capsys.readouterr().err == \
+        "deploy: stopped (Ctrl-C) before anything was written to the drive\n"
+
+
+# ------------------------------------------------------------ what fails, in words
+def failing_mpy_cross(tmp_path, how):
+    """A stand-in CircuitPython 10 mpy-cross that passes the deploy's check (its version,
+    the probe) and then, on a real module, fails (``how`` "fails") or hangs ("hangs")."""
+    tool = fake_mpy_cross(tmp_path, "C")
+    text = open(tool).read()
+    bad = ("echo 'hardware/device.py:3: SyntaxError: invalid syntax' >&2; exit 1" if how == "fails"
+           else "exec sleep 5")
+    text = text.replace("echo \"$*\" >> \"$0.log\"\n",
+                        "case \"$*\" in *probe.py*) ;; *) %s;; esac\n" % bad)
+    path = tmp_path / ("mpy-cross-%s" % how)
+    path.write_text(text)
+    path.chmod(0o755)
+    return str(path)
+
+
+@pytest.mark.parametrize("how", ["fails", "hangs"])
+def test_an_mpy_cross_that_fails_on_a_real_module_is_said_and_nothing_written(
+        tmp_path, monkeypatch, capsys, how):
+    d = drive(tmp_path, "cpx")
+    monkeypatch.setattr(deploy, "COMPILE_TIMEOUT_S", 1)
+    tool = failing_mpy_cross(tmp_path, how)
+    rc = deploy.main([d, "--mpy-cross", tool, "--offline"])
+    err = capsys.readouterr().err
+    assert rc == 1 and "Traceback" not in err
+    assert ("could not compile hardware/steps.py (hardware/device.py:3: SyntaxError" in err
+            if how == "fails" else "did not finish compiling hardware/steps.py in 1 s" in err)
+    assert "--py" in err and "Nothing was written" in err
+    assert sorted(os.listdir(d)) == ["boot_out.txt"]
+
+
+def test_a_settings_toml_that_is_a_folder_is_said_and_nothing_written(tmp_path, capsys):
+    d = drive(tmp_path, "pico")
+    (tmp_path / "CIRCUITPY" / "settings.toml").mkdir()
+    (tmp_path / "CIRCUITPY" / "settings.toml" / "mine.txt").write_text("notes\n")
+    assert deploy.main([d, "--py", "--offline"]) == 1
+    err = capsys.readouterr().err
+    assert "settings.toml is a folder" in err and "nothing was written" in err
+    assert sorted(os.listdir(d)) == ["boot_out.txt", "settings.toml"]
+
+
+# ------------------------------------------------------------ bad input: exit 2
+def _bad_drives(tmp_path):
+    (tmp_path / "a-file").write_text("not a drive\n")
+    (tmp_path / "no-boot-out").mkdir()
+    made = {}
+    for name, text in (("cp8", BOOT_OUT["old"]),
+                       ("cp11", BOOT_OUT["pico"].replace("9.1.4", "11.0.0"))):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "boot_out.txt").write_text(text)
+        made[name] = str(tmp_path / name)
+    (tmp_path / "binary").mkdir()
+    (tmp_path / "binary" / "boot_out.txt").write_bytes(bytes(range(256)) * 8)
+    return {"missing": (str(tmp_path / "nowhere"), "nowhere does not exist"),
+            "file": (str(tmp_path / "a-file"), "a-file is not a folder"),
+            "no boot_out": (str(tmp_path / "no-boot-out"), "has no boot_out.txt"),
+            "cp8": (made["cp8"], "CircuitPython 8.2.10 is not supported"),
+            "cp11": (made["cp11"], "CircuitPython 11.0.0 is not supported"),
+            "binary": (str(tmp_path / "binary"), "does not name a CircuitPython version "
+                                                 "(it is not text")}
+
+
+@pytest.mark.parametrize("case", ["missing", "file", "no boot_out", "cp8", "cp11", "binary"])
+def test_a_path_that_is_no_supported_boards_drive_exits_2_and_says_what_it_is(tmp_path, capsys,
+                                                                              case):
+    path, says = _bad_drives(tmp_path)[case]
+    assert deploy.main([path, "--py", "--offline"]) == 2
+    err = capsys.readouterr().err
+    assert says in err and "Traceback" not in err
+    line = err.rstrip("\n")
+    assert len(line) < 400 and line.isprintable() and "\ufffd" not in line, err  # (no raw bytes)
+
+
+def test_a_wrong_mpy_cross_given_exits_2_before_anything_is_fetched(tmp_path, monkeypatch,
+                                                                    capsys):
+    d = drive(tmp_path, "cpx")
+    fetched = []
+    monkeypatch.setattr(deploy, "fetch_libraries", lambda: fetched.append(1))
+    for tool, says in ((fake_mpy_cross(tmp_path, "M"), "MicroPython's mpy-cross"),
+                       (fake_mpy_cross(tmp_path, "C", 9), "CircuitPython 9's mpy-cross"),
+                       (str(tmp_path / "no-such-tool"), "does not run")):
+        assert deploy.main([d, "--mpy-cross", tool]) == 2
+        assert says in capsys.readouterr().err
+    assert fetched == []
+
+
+@pytest.mark.parametrize("argv", [["--py", "--mpy-cross", "/usr/bin/mpy-cross"],
+                                  ["--mpy-cross="], ["--mpy-cross", " "]])
+def test_flags_that_do_not_go_together_are_a_usage_error(tmp_path, capsys, argv):
+    with pytest.raises(SystemExit) as e:
+        deploy.main([drive(tmp_path, "pico")] + argv)
+    assert e.value.code == 2 and "--mpy-cross" in capsys.readouterr().err
+
+
+def test_what_was_said_comes_before_the_error_in_one_stream(tmp_path):
+    """stdout flushed before the error goes to stderr: in a log of both (a pipe, a file),
+    the board's line comes first, then why it stopped."""
+    import subprocess
+    import sys
+
+    d = drive(tmp_path, "pico")
+    (tmp_path / "CIRCUITPY" / "settings.toml").mkdir()
+    r = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "deploy.py"), d, "--py",
+                        "--offline"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                       text=True, timeout=120)
+    assert r.returncode == 1
+    lines = r.stdout.splitlines()
+    assert lines[0].startswith("board: raspberry_pi_pico") and \
+        lines[-1].startswith("deploy: ") and "is a folder" in lines[-1]
+
+
+def test_offline_with_nothing_fetched_stops_on_every_build_as_install_md_says(
+        tmp_path, monkeypatch, capsys):
+    """Without the libraries here, --offline stops before anything is written, on the
+    Pico as on the Express (only a missing mpy-cross falls back to .py); install.md says
+    so rather than that the others copy .py files."""
+    monkeypatch.setattr(deploy, "LIBRARY_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setattr(deploy, "_from_environment", lambda name: None)
+    for board in ("pico", "cpb"):
+        d = tmp_path / board
+        d.mkdir()
+        (d / "boot_out.txt").write_text(BOOT_OUT[board])
+        assert deploy.main([str(d), "--offline"]) == 1
+        assert "--offline fetches nothing" in capsys.readouterr().err
+        assert os.listdir(d) == ["boot_out.txt"]
+    with open(os.path.join(ROOT, "docs", "install.md"), encoding="utf-8") as f:
+        text = " ".join(f.read().split())
+    assert "on the others it copies `.py` files" not in text
+    assert "Offline, with nothing fetched yet, it stops" in text
+
+
+def test_the_drive_is_found_under_any_users_folder_with_user_unset_or_root():
+    """A desktop mounts the drive under the logged-in user's folder; run with USER unset
+    (a service, some shells) or as root (sudo), that is not $USER's, and it was missed."""
+    tree = {"/media": ["alice"], "/media/alice": ["CIRCUITPY"], "/run/media": ["bob"],
+            "/run/media/bob": ["QIKLAXON"]}
+    files = {"/media/alice/CIRCUITPY/boot_out.txt", "/run/media/bob/QIKLAXON/boot_out.txt"}
+    listdir = lambda p: tree.get(p, [])  # noqa: E731
+    for env in ({}, {"USER": "root"}, {"USER": "alice"}):
+        assert deploy.find_drives("Linux", env, listdir, files.__contains__) == [
+            "/media/alice/CIRCUITPY", "/run/media/bob/QIKLAXON"]
+    tree = {"/media": ["CIRCUITPY"]}  # mounted at /media itself
+    assert deploy.find_drives("Linux", {}, lambda p: tree.get(p, []),
+                              {"/media/CIRCUITPY/boot_out.txt"}.__contains__) == [
+        "/media/CIRCUITPY"]
+    assert {"/media/*", "/run/media/*", "/media"} <= set(deploy.drive_places("Linux", {}))

@@ -245,7 +245,8 @@ def _blocks(rel):
 def test_the_first_power_on_check_is_true_on_every_build():
     """docs/first-power-on.md's presses on each real build's profile (the harness): the
     console lines the page shows, in its order, with the sounds it names; after a power
-    cycle the saved game; the holds undo. The version line is version.txt's, as the
+    cycle the saved game; the holds undo; then the test game is cleared (ended, and a new
+    one set up) as its last step says. The version line is version.txt's, as the
     deploy writes it. (tests/test_first_power_on.py holds the build guide's lights.)"""
     import card
     import deploy
@@ -261,6 +262,8 @@ def test_the_first_power_on_check_is_true_on_every_build():
                      "refused this question already had its Klaxon"]
     hold = card.hold_ms("B held") + 300  # "about 2 seconds"
     assert 1500 < hold <= 2500
+    long_hold = card.hold_ms("B held long") + 300  # "about 3½ seconds"
+    assert 3000 < long_hold <= 3800
     with open(os.path.join(ROOT, "settings.example.toml")) as f:
         settings = f.read()
     for build in ("cpb", "cpx", "pico"):
@@ -270,10 +273,14 @@ def test_the_first_power_on_check_is_true_on_every_build():
         assert [line.split(" ", 1)[1] for line in sim.canonical()] == first, build
         assert [n for _, n in sim.sounds()] == ["klaxon", "blip", "blip", "klaxon", "denied"]
         again = Sim(settings, board_name=build, nvm=sim.nvm)  # unplugged and plugged back in
-        again.play(scenario.taps("2000 b %d\n5000 b %d\n" % (hold, hold)), 9000)
+        # the two undos; then the test game cleared: B held long ends it, B held long again
+        # sets up a new one, B taps past its players and its first QM
+        again.play(scenario.taps("2000 b %d\n5000 b %d\n9000 b %d\n14000 b %d\n19000 b\n"
+                                 "21000 b\n" % (hold, hold, long_hold, long_hold)), 24000)
         said = [line.split(" ", 1)[1] for line in again.canonical()]
-        assert said == blocks[6] + blocks[7] * 2, build
-        assert [n for _, n in again.sounds()] == ["undone", "undone"], build
+        assert said == blocks[6] + blocks[7] * 2 + blocks[8] + blocks[9] + blocks[10], build
+        assert [n for _, n in again.sounds()] == ["undone", "undone", "done", "blip", "blip",
+                                                  "done"], build
     only = Sim(settings, board_name="pico", klaxon_only=True)
     only.play(scenario.taps("1000 klaxon\n3000 klaxon\n"), 5000)
     assert [line.split(" ", 1)[1] for line in only.canonical()] == ["klaxon sounded"] * 2

@@ -5,6 +5,7 @@ a stand-in server on 127.0.0.1 serving stand-in compilers (no internet here)."""
 
 import http.server
 import os
+import re
 import stat
 import threading
 
@@ -217,8 +218,48 @@ def test_the_deploy_without_a_compiler(tmp_path, no_local, monkeypatch, server):
 
 def test_the_command_line_says_what_is_wrong_without_a_traceback(tmp_path, no_local, capsys):
     stand_in(tmp_path / "cp10", CP10)
-    assert mpycross.main(["9", "--mpy-cross", str(tmp_path / "cp10"), "--offline"]) == 1
+    # the compiler given is the wrong one: bad input, exit 2 (as every command's)
+    assert mpycross.main(["9", "--mpy-cross", str(tmp_path / "cp10"), "--offline"]) == 2
     assert "needs CircuitPython 9's" in capsys.readouterr().err
+    # none to be had: the computer's lack, exit 1
+    assert mpycross.main(["9", "--offline"]) == 1
+    assert "not on this computer" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as e:
+        mpycross.main(["9", "--mpy-cross="])
+    assert e.value.code == 2
     stand_in(tmp_path / "cp9", CP9)
     assert mpycross.main(["9", "--mpy-cross", str(tmp_path / "cp9"), "--offline"]) == 0
     assert capsys.readouterr().out.strip() == str(tmp_path / "cp9")
+
+
+@pytest.mark.parametrize("url, says", [("notaurl", "QK_MPY_CROSS_URL holds 'notaurl', not a web "
+                                                   "address"),
+                                       ("http://[::1/bin", "is no address to fetch from")])
+def test_a_fetch_address_that_is_none_is_said_not_a_traceback(tmp_path, no_local, monkeypatch,
+                                                              url, says):
+    """QK_MPY_CROSS_URL set to something urllib cannot fetch from at all: said in words;
+    the deploy then copies .py files on a Pico (saying why), nothing is left in the cache."""
+    with pytest.raises(mpycross.MpyCrossError, match=re.escape(says)):
+        mpycross.find(10, env={"QK_MPY_CROSS_URL": url}, out=lambda s: None)
+    assert not os.path.isdir(mpycross.CACHE) or os.listdir(mpycross.CACHE) == []
+    monkeypatch.setenv("QK_MPY_CROSS_URL", url)
+    for var in ("QK_MPY_CROSS", "QK_CIRCUITPYTHON"):
+        monkeypatch.delenv(var, raising=False)
+    said = []
+    assert deploy.choose_mpy_cross(drive(tmp_path, "pico", 10), out=said.append) is None
+    assert says in said[-1] and "Copying .py files" in said[-1]
+
+
+def test_the_note_on_copying_py_reads_as_one_sentence(tmp_path, no_local, monkeypatch, server):
+    """Offline ("...: offline?"), the note goes on with "Copying .py files", not "?. ";
+    a reason without an end mark gets its full stop."""
+    monkeypatch.setenv("QK_MPY_CROSS_URL", server.url)
+    for var in ("QK_MPY_CROSS", "QK_CIRCUITPYTHON"):
+        monkeypatch.delenv(var, raising=False)
+    d = drive(tmp_path, "pico", 10)
+    said = []
+    deploy.choose_mpy_cross(d, out=said.append)  # 404: "... answered 404 Not Found"
+    assert said[-1].startswith("note: could not fetch") and "Not Found. Copying .py" in said[-1]
+    server.close()
+    deploy.choose_mpy_cross(d, out=said.append)
+    assert "offline? Copying .py files" in said[-1] and "?." not in said[-1]

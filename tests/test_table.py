@@ -147,10 +147,9 @@ def test_undo_a_mistaken_reveal_from_the_buttons():
     t.right()
     t.right()  # oops: seat 2 was wrong
     assert t.game.positions == [0, 3, 3] and t.game.qm == 1
-    t.undo()  # back to the reveal, before it was applied
+    t.undo()  # one step back: into the reveal, before it was applied, its last mark off
     assert t.game.phase == "reveal" and t.game.positions == [0, 0, 0] and t.game.qm == 0
-    t.right()
-    t.wrong()
+    t.wrong()  # (seat 1's right mark stays: only seat 2's is marked again)
     assert t.game.positions == [0, 3, 0] and t.game.qm == 1
 
 

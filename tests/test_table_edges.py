@@ -276,7 +276,7 @@ def test_a_game_through_every_key_says_each_thing_in_its_words():
     g = Game(4, qm=0)
     g.core.dice = lambda lo, hi: 3  # every die a 3
     K = 0  # the Klaxon
-    keys = [K, A, B, K, A, B, K, K, A, B, A, B, B_HELD, B, A, B, K, A, A, A, B, A_HELD, A_2S, A,
+    keys = [K, A, B, K, A, B, K, K, A, B, A, B, B_HELD, B_HELD, B_HELD, B_HELD, B, A, B, K, A, A, A, B, A_HELD, A_2S, A,
             B, A, B_HELD, B, A, A, B, B_2S, K, B_2S, A, B, A, B, A_HELD, A_2S, A, B_HELD, A_2S,
             A, B, A, A, B, B, A, B, B, B, K, A, B_HELD, A, B, B, A, A, A, A, B_HELD, A, A, A]
     lines = said(g.core, *keys)
@@ -298,6 +298,10 @@ def test_a_game_through_every_key_says_each_thing_in_its_words():
         'at 3 3 0 -1',
         'undo',
         'at 3 0 0 0',
+        'count 1',  # one step back: into the reveal, seat 3's penalty count as it was
+        'count 0',
+        'unmark 3',
+        'unmark 1',
         'wrong 1',
         'count 1',
         'penalty 1 1',
@@ -353,6 +357,7 @@ def test_a_game_through_every_key_says_each_thing_in_its_words():
         'at 0 0 0 5 0',
         'undo',
         'at 0 0 0 2 0',
+        'unmark 3',  # (back into the reveal, its one mark off)
         'right 3',
         'reveal',
         'at 0 0 0 5 0',

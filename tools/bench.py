@@ -143,7 +143,7 @@ def cp_rows(quick=False):
     (``cpvm.VARIANTS``) and layout (``cpvm.LAYOUTS``; ``quick``: ``cpvm.QUICK_VARIANTS``
     in every fourth layout, as the test command's run), a question in the lane's own
     variant; "<scenario> variants":
-    {variant: [per layout]}; "retention": ``cpvm.retention`` (16 seeds); the issue's
+    {variant: [per layout]}; "retention": ``cpvm.retention`` (16 seeds; quick: 8); the issue's
     first measure (the heap size in 1 KB steps less the stand-ins); "names": a whole
     game's interned names as the Express holds them (``cpvm.express_names``);
     "seconds": the lane's wall time here."""
@@ -172,7 +172,8 @@ def cp_rows(quick=False):
                 kb, base, _ = d.min_heap(steps, end, lines)
                 out["first measure"] = kb * 1024 - base
             if name == "game":
-                out["retention"] = cpvm.retention(d, steps, end, lines, names=out[name][2])
+                out["retention"] = cpvm.retention(d, steps, end, lines, names=out[name][2],
+                                                  seeds=8 if quick else 16)
         out["names"] = cpvm.express_names(d)  # a whole game's, as the Express would hold them
         out["seconds"] = time.monotonic() - started
         return out
@@ -407,7 +408,7 @@ def main(argv=None):
                 "; seed %d (%s, layout %s): %s" % (r[0], r[1], r[2], r[5] or "other lines")
                 for r in bad[:3])), not bad)
         row("  the CircuitPython lane's wall time here (%s)" % (
-            "half the variants, every fourth layout: --quick" if args.quick else
+            "4 of the 12 variants, every fourth layout, 8 seeds: --quick" if args.quick else
             "every variant and layout"), "(info)",
             "%.0f s" % cp["seconds"], None)
         n = cp["names"]

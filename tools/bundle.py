@@ -41,15 +41,16 @@ QI Klaxon {version} for the {title}, CircuitPython {major}
 
 This zip is the firmware, ready to copy: nothing to install, no Python.
 
-1. Install CircuitPython {major}.x on the board first, from
-   https://circuitpython.org/board/{board_id}/
+1. Install CircuitPython {major}.x on the board first, from its page:
+{pages}
    (the project's docs/install.md shows how). A drive called CIRCUITPY appears.
 2. Copy everything in this zip onto that drive, folders included (replace the
    files already there). If you already have a settings.toml you changed, keep
    yours: do not copy this one over it.
-3. The board restarts by itself. Its drive is then called QIKLAXON (boot.py names
-   it); the serial console's first line, and version.txt on the drive, say
-   "QI Klaxon {version} ...".
+3. When the copy is done, the board starts QI Klaxon by itself, but that restart
+   does not run boot.py: press the board's reset button once (or unplug it and
+   plug it back). Then boot.py renames the drive QIKLAXON, and the serial
+   console's first line, and version.txt on the drive, say "QI Klaxon {version} ...".
 
 Upgrading from files copied as .py (hardware/*.py, lib/qiklaxon/*.py): delete those
 first, or the board keeps running the old ones.
@@ -63,6 +64,12 @@ docs/ (docs/first-power-on.md, docs/troubleshooting.md).
 """
 
 
+# Other boards a build's zip is for, each with its own CircuitPython (its page on
+# circuitpython.org): the Pico's firmware runs on the Pico 2 (board id
+# raspberry_pi_pico2, which starts as the Pico's: lib/qiklaxon/layout.py profile_for)
+ALSO = {"pico": (("Raspberry Pi Pico 2", "raspberry_pi_pico2"),)}
+
+
 def name(build, major):
     """The zip's file name for a build on CircuitPython ``major``."""
     return "qi-klaxon-%s-%s-%d.x.zip" % (deploy.version(), layout.BY_PROFILE[build]["board_id"],
@@ -73,8 +80,14 @@ def readme(build, major, files):
     b = layout.BY_PROFILE[build]
     title = "QI Klaxon %s for the %s, CircuitPython %d" % (deploy.version(), b["title"], major)
     sounds = ", sounds/, the WAV sounds" if any(f.startswith("sounds/") for f in files) else ""
+    boards = ((b["title"], b["board_id"]),) + ALSO.get(build, ())
+    if len(boards) == 1:
+        pages = "   https://circuitpython.org/board/%s/" % b["board_id"]
+    else:  # one CircuitPython each: the page for the board in hand
+        pages = "\n".join("   %s: https://circuitpython.org/board/%s/" % board
+                          for board in boards)
     return README.format(version=deploy.version(), title=b["title"], major=major,
-                         board_id=b["board_id"], rule="=" * len(title), sounds=sounds)
+                         pages=pages, rule="=" * len(title), sounds=sounds)
 
 
 def contents(build, major, mpy_cross):
@@ -89,13 +102,18 @@ def write_zip(path, members):
     """``members`` [(name, bytes)] as a zip at ``path``, in that order (code.py last, as a
     deploy writes it), with fixed dates and modes."""
     tmp = path + ".part"
-    with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as z:
-        for rel, data in members:
-            info = zipfile.ZipInfo(rel, DATE)
-            info.compress_type = zipfile.ZIP_DEFLATED
-            info.external_attr = 0o644 << 16
-            z.writestr(info, data)
-    os.replace(tmp, path)
+    try:
+        with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as z:
+            for rel, data in members:
+                info = zipfile.ZipInfo(rel, DATE)
+                info.compress_type = zipfile.ZIP_DEFLATED
+                info.external_attr = 0o644 << 16
+                z.writestr(info, data)
+        os.replace(tmp, path)
+    except BaseException:  # (a full disk, Ctrl-C: no half zip left behind)
+        if os.path.exists(tmp):
+            os.remove(tmp)
+        raise
 
 
 def bundle(builds=deploy.layout.BOARDS, majors=mpycross.SUPPORTED, out_dir=DIST, given=(),
@@ -129,7 +147,26 @@ def _is_for(tool, major):
         return True
 
 
+def _fail(message):
+    sys.stdout.flush()  # (what was said so far first, when both go to one place)
+    print("bundle: %s" % message, file=sys.stderr)
+
+
+def out_folder(path):
+    """Make the folder ``path`` for the zips, or say in words why it cannot be."""
+    if os.path.exists(path) and not os.path.isdir(path):
+        raise deploy.BadInput("%s is not a folder: give --out a folder for the zips" % path)
+    try:
+        os.makedirs(path, exist_ok=True)
+    except OSError as e:
+        raise deploy.BadInput("cannot make the folder %s for the zips: %s" % (
+            path, e.strerror or e))
+
+
 def main(argv=None):
+    """The command; exits 0 when every bundle was made, 2 for what the user typed (an --out
+    that is no folder, an --mpy-cross that is not CircuitPython's), 1 when a bundle could
+    not be made (no compiler, offline), 130 on Ctrl-C."""
     p = argparse.ArgumentParser(
         prog="python3 tools/dev.py bundle",
         description="Make the release bundles: one zip per build and CircuitPython major "
@@ -145,16 +182,29 @@ def main(argv=None):
     p.add_argument("--offline", action="store_true",
                    help="fetch nothing (no mpy-cross, no libraries from the network)")
     args = p.parse_args(argv)
+    if [g for g in args.mpy_cross if not g.strip()]:
+        p.error("--mpy-cross needs the path of CircuitPython's own mpy-cross")
     deploy.FETCH = not args.offline
     try:
+        for tool in args.mpy_cross:  # what was given is CircuitPython's, before any work
+            try:
+                mpycross.version_of(tool)
+            except mpycross.MpyCrossError as e:
+                raise deploy.BadInput("--mpy-cross %s" % e)
+        out_folder(args.out)
         deploy.fetch_libraries()
         made, missing = bundle(args.build or layout.BOARDS, args.cp or mpycross.SUPPORTED,
                                args.out, args.mpy_cross, not args.offline)
     except deploy.DeployError as e:
-        print("bundle: %s" % e, file=sys.stderr)
-        return 1
+        _fail(e)
+        return e.code
+    except KeyboardInterrupt:
+        _fail("stopped (Ctrl-C); the zips made so far are whole, the one being made was "
+              "removed")
+        return 130
     finally:
         deploy.FETCH = True
+    sys.stdout.flush()
     for major, why in sorted(missing.items()):
         for build in args.build or layout.BOARDS:
             print("bundle: NOT MADE %s: %s" % (name(build, major), why), file=sys.stderr)

@@ -189,27 +189,29 @@ MOMENT_NAMES = tuple(m[0] for m in MOMENTS)
 # The notes beside the table, each a short paragraph; %(A held long)s and the like are the
 # presses as the table heads them (with their hold times)
 FIRST = ("Before a game's first question the Klaxon is a try: it sounds and flashes and "
-         "counts for nothing, and %(B held long)s sets up the game (its players, its first "
-         "QM) instead of ending it.")
-SEATS = ("Seats go clockwise, as the lights do: seat 0 is the light beside the USB socket "
-         "(on a strip, its first light). Fewer players than lights spread out: seat s is "
+         "counts for nothing; %(B held long)s sets up the game (players, first QM) "
+         "instead of ending it.")
+SEATS = ("Seats go clockwise, as the lights do: seat 0 is the light just left of the USB "
+         "socket (11 o'clock, the socket at the top; on a strip, its first light). Fewer players than lights spread out: seat s is "
          "light s × lights ÷ players, rounded down (4 players on 10 lights: 0, 2, 5, 7); "
          "seats past the last light are not shown.")
 KLAXON = ("Slamming the Klaxon on your turn challenges the last answer given (passes "
-          "skipped) and is your answer: the answering ends there (everyone after you has "
-          "passed) and the reveal begins. Do not press A for it.")
+          "skipped) and is your answer: the answering ends there (the rest have passed) and "
+          "the reveal begins. Do not press A for it.")
 REVEAL = ("The reveal marks the answers in the order they were given, from the QM's left "
           "(so the challenged comes before the challenger). Right answers go forward 3. "
           "Marking the challenger or the challenged wrong opens their Klaxon penalty: "
           "tap A once a square, %(A held)s for ten, then tap B; no penalty in the booklet: "
           "just tap B. A piece may go below 0. When everyone passed there is nothing to "
-          "mark: the question ends at the last pass and the dice pass left.")
-COUNTS = ("A count shows white lights for tens, then orange for units (a move back: blue "
+          "mark: the question ends at the last pass and the dice pass left. %(B held)s: one "
+          "step back (the last mark off, a party's penalty back into its count; none marked: "
+          "the Klaxon undone). Undo after a reveal reopens it.")
+COUNTS = ("A count shows white lights for tens, then orange for units (moving a piece back: blue "
           "units), from seat 0's light clockwise; the seats are not shown meanwhile (one "
           "white light is 10, not the QM). When tens and units are more than the lights, "
           "they blink in turn. It goes up to 99 (players: 10); past that, a buzz. "
           "%(B held)s takes one off; at its least, it goes back a step. Choosing a game's "
-          "first QM, count its seats on the lights clockwise from seat 0's.")
+          "first QM, count seats clockwise from seat 0.")
 ROLL = ("A roll shows the dice one at a time, red, then white, then blue, as that many "
         "lights clockwise from seat 0, a second each, round again until the next press: "
         "red 5, white 6, blue 1 is question 561. The QM's piece moves forward by the white "
@@ -218,21 +220,27 @@ ROLL = ("A roll shows the dice one at a time, red, then white, then blue, as tha
 BUZZ = ("A buzz changes nothing. The Klaxon buzzes when nobody has answered yet (you may "
         "still answer or pass), when it is not an answering turn, once a question has had "
         "its Klaxon, and after the game. A or B buzz when the press means nothing now, past "
-        "a count's end, and while the ring blinks purple (a fault: the Klaxon still works; "
-        "the rest is back in 5 s).")
+        "a count's end, and for 5 s after a fault (purple; the Klaxon still works). Purple "
+        "while the Klaxon is down: it is stuck.")
 HOLDS = ("Hold a button and the ring shows what letting go will do; let go when it shows "
-         "what you want. A press let go within a second is a tap.")
+         "what you want. A press let go before the ring changes (%(step)s) is a tap. "
+         "Another press while you hold (the Klaxon too) calls the hold off: it does "
+         "nothing, unless the ring had not changed yet (then it counts as a tap first).")
 ONE = ("One button (a Pico with one extra button): hold it; the ring shows each step in "
        "turn: A under %(step)s, then B, B held, A held, B held long, A held long, a step "
        "every %(step)s. A step that means nothing at that moment is skipped.")
 LED = ("The Pico's LED alone flashes with the klaxon and each chime and blinks the roll "
-       "(that many blinks a die, red, white, blue). It shows no seats: answering goes "
+       "(red, white, blue: a die's value in blinks). It shows no seats: answering goes "
        "clockwise from the QM's left, a seat a press; the reveal marks in that order. "
-       "Any build: a laptop, tablet or TV it is plugged into shows the whole game, big "
-       "(the scoreboard: docs/scoreboard.md).")
+       "Held: slow blinks from %(step)s, fast from twice that.")
+SLEEP = ("Untouched for 15 minutes a Bluefruit or a Pico sleeps, dark: only the Klaxon "
+         "wakes it, and that slam counts. The game is kept.")
 NOTES = (("Before the first question", FIRST), ("The Klaxon", KLAXON), ("The reveal", REVEAL),
          ("Counts", COUNTS), ("The roll", ROLL), ("A buzz", BUZZ), ("One button", ONE),
-         ("Only an LED (a Pico)", LED))
+         ("Only an LED (a Pico)", LED), ("Sleep", SLEEP))
+# How to open the scoreboard (docs/scoreboard.md), any build: one line, beside the card's title
+# (the notes fill the page)
+SCREEN, SCREEN_RUN = "The whole game on a screen", "python3 tools/dev.py web"
 
 
 def note(text, long_ms=LONG_MS):
@@ -273,13 +281,16 @@ def markdown(long_ms=LONG_MS):
             "%s%s" % (cells[p][0], _sound_mark(cells[p][1])) for p in PRESSES) + " |")
     out += ["", "Sounds: " + "; ".join("%s%s = %s" % (_sound_mark(k).strip() or "(tick)", "", v)
                                        for k, v in SOUNDS.items() if k != "klaxon") + ".",
-            "", HOLDS + " While held: " + "; ".join(
+            "", note(HOLDS, long_ms) + " While held: " + "; ".join(
                 "%s %s%s" % (press_label(p, long_ms), COLOURS[c], " (white where it sets up a "
-                                                                 "game)" if p == "B held long"
-                                                                 else "")
+                                                                 "game or leaves its set-up)"
+                                                                 if p == "B held long" else "")
                 for p, c, _ in PREVIEWS) + ".", ""]
     for head, text in NOTES:
         out += ["**%s.** %s" % (head, note(text, long_ms)), ""]
+    # (the path as words, not a link: this text is the README's and docs/card.md's alike)
+    out += ["**%s.** `%s`, then Connect a board (docs/scoreboard.md)." % (SCREEN, SCREEN_RUN),
+            ""]
     return "\n".join(out)
 
 
@@ -293,6 +304,7 @@ def _sound_mark(sound):
 
 # ----------------------------------------------------------------------- the card as SVG
 W, H = 816, 1056  # US letter at 96 px an inch (prints on A4 too, scaled to fit)
+NOTE_SIZE = 9  # the notes' type (px): legible printed, and the card stays one page
 INK, FAINT, PAPER = "#000", "#555", "#fff"
 
 
@@ -366,9 +378,15 @@ def svg(long_ms=LONG_MS):
            'viewBox="0 0 %d %d" font-family="Helvetica, Arial, sans-serif">' % (W, H),
            '<rect width="100%%" height="100%%" fill="%s"/>' % PAPER]
     m = 30  # the margin
-    _text(out, m, m + 16, "QI Klaxon: the table card", size=20, bold=True)
-    _text(out, W - m, m + 16, "keep it by the Question Master", size=10, colour=FAINT,
+    title = "QI Klaxon: the table card"
+    _text(out, m, m + 16, title, size=20, bold=True)
+    _text(out, W - m, m + 3, "keep it by the Question Master", size=10, colour=FAINT,
           anchor="end")
+    room = W - 2 * m - len(title) * 20 * 0.6 - 20  # beside the title (bold: 0.6 em a letter)
+    screen = "%s: %s, then Connect a board" % (SCREEN, SCREEN_RUN)
+    if len(_wrap(screen, room, 10.5)) > 1:
+        raise ValueError("the scoreboard's line is longer than the room beside the title")
+    _text(out, W - m, m + 16, screen, size=10.5, anchor="end")
     # the ring, left; the sounds and holds, right
     y0 = m + 40
     _text(out, m, y0, "The ring: one light a seat", size=12, bold=True)
@@ -391,12 +409,14 @@ def svg(long_ms=LONG_MS):
         y = _text(out, x1 + 22, y, words, size=10.5, width=W - m - x1 - 22) + 3
     y += 6
     _text(out, x1, y, "Holding a button", size=12, bold=True)
-    y = _text(out, x1, y + 16, HOLDS, size=10, width=W - m - x1, colour=FAINT) + 4
+    y = _text(out, x1, y + 16, note(HOLDS, long_ms), size=10, width=W - m - x1,
+              colour=FAINT) + 4
     for press, colour, pattern in PREVIEWS:
         _swatch(out, x1 + 10, y, colour, pattern, r=5)
         _text(out, x1 + 26, y + 4, "%s: %s" % (press_label(press, long_ms),
                                                COLOURS[colour]) + (
-            "; white where it sets up a game" if press == "B held long" else ""), size=10)
+            "; white where it sets up a game or leaves its set-up" if press == "B held long"
+            else ""), size=10)
         y += 16
     # the table: every press at every moment
     y = max(left_end, y) + 14
@@ -431,14 +451,23 @@ def svg(long_ms=LONG_MS):
     # the notes, in two columns
     y += 16
     notes = [(head, note(text, long_ms)) for head, text in NOTES]
-    half = 4
     colw = (W - 2 * m - 20) / 2
+
+    def height(chunk):
+        return sum(14 + len(_wrap(text, colw, NOTE_SIZE)) * NOTE_SIZE * 1.2 + 6
+                   for _, text in chunk)
+
+    half = min(range(1, len(notes)), key=lambda i: max(height(notes[:i]), height(notes[i:])))
+    bottom = y
     for col, chunk in enumerate((notes[:half], notes[half:])):
         x = m + col * (colw + 20)
         yy = y
         for head, text in chunk:
             _text(out, x, yy, head, size=11, bold=True)
-            yy = _text(out, x, yy + 14, text, size=10, width=colw) + 6
+            yy = _text(out, x, yy + 14, text, size=NOTE_SIZE, width=colw) + 6
+        bottom = max(bottom, yy)
+    if bottom > H - m / 2:  # (tests/test_card.py: the card is one page)
+        raise ValueError("the card runs %d px past its page: shorten its notes" % (bottom - H))
     out.append("</svg>")
     return "\n".join(out) + "\n"
 
@@ -456,6 +485,13 @@ def readme(text):
 def main(argv):
     """Write docs/card.svg, docs/card.md and the README's copy (--check: exit 1 if any
     differs from what the tables make)."""
+    if "-h" in argv or "--help" in argv:
+        print(__doc__.split("\n\n")[1].strip("\n"))
+        return 0
+    unknown = sorted(set(argv) - {"--check"})
+    if unknown:
+        print("card.py: unknown argument %s (see --help)" % " ".join(unknown), file=sys.stderr)
+        return 2
     made = {"docs/card.svg": svg(), "docs/card.md": markdown()}
     with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as f:
         made["README.md"] = readme(f.read())

@@ -27,15 +27,22 @@ What it needs, it sets up itself, beside the repo (``.cache/``, never the test t
   (tools/mpycross.py). Without one it copies ``.py`` and says so; the Express needs
   ``.mpy``, so there it stops and says to use the bundle.
 
-Safe by construction: it checks the free space before writing anything;
-every file is written to a temporary name, checked, then renamed; code.py
-goes last, so a yank mid-copy never leaves a half-written code.py running;
-everything written is read back and compared. It never overwrites the
-user's settings.toml (it writes the documented example only when there is
-none).
+Safe by construction: it checks the free space before writing anything, in the
+drive's whole blocks (``space_needed``); every file is written to a temporary name
+(``*.qk-new``), read back and compared, then renamed; the old code.py goes first and
+the new one last, so a deploy stopped half-way (a pulled cable, a full drive, Ctrl-C)
+leaves a board that runs nothing, never a mix of old and new files, and its
+temporaries are removed (a later deploy removes any an older one left). It never
+overwrites the user's settings.toml: it writes the documented example only when there
+is none, or one that sets nothing (``holds_settings``), and keeps one that holds
+comments as settings.toml.bak.
+
+Exit status (``main``): 0 done; 2 what the user typed or chose is wrong; 1 the
+computer or the drive failed; 130 Ctrl-C.
 """
 
 import argparse
+import errno
 import hashlib
 import importlib.util
 import ntpath
@@ -82,7 +89,7 @@ HOST_ONLY = ("lib/qiklaxon/layout.py", "lib/qiklaxon/game.py", "lib/qiklaxon/__i
 # qiklaxon/restore.py are freed after start-up.
 # No __init__ files: hardware/ and qiklaxon/ import as namespace packages, one module
 # (its path and bytecode) less in RAM each.
-DEVICE = ("hardware/settings.py", "hardware/start.py", "hardware/outputs.py",
+DEVICE = ("hardware/steps.py", "hardware/settings.py", "hardware/start.py", "hardware/outputs.py",
           "hardware/device.py", "lib/qiklaxon/core.py", "lib/qiklaxon/restore.py", "lib/qiklaxon/undo.py",
           "lib/qiklaxon/reveal.py", "lib/qiklaxon/entry.py", "lib/qiklaxon/over.py",
           "lib/qiklaxon/save.py", "lib/state.py")
@@ -94,7 +101,24 @@ MPY_FLAGS = {"cpx": ("-O3", "-s", "q")}
 
 
 class DeployError(Exception):
-    """What stops a deploy, in words for the user."""
+    """What stops a deploy, in words for the user: the computer or the drive failed
+    (no space, a write failed, offline). The command exits ``code``."""
+
+    code = 1
+
+
+class BadInput(DeployError):
+    """What the user typed or chose is wrong (a path that is no board's drive, a
+    CircuitPython the firmware does not run on, an mpy-cross that is not that
+    CircuitPython's): exit 2, as every bad input in the project."""
+
+    code = 2
+
+
+class Stopped(DeployError):
+    """Ctrl-C while the drive was being written: exit 130, as a shell's Ctrl-C."""
+
+    code = 130
 
 
 def version():
@@ -153,9 +177,10 @@ def drive_places(system=None, env=None):
     if system == "Darwin":
         return ["/Volumes"]
     user = env.get("USER") or env.get("LOGNAME") or ""
-    return [p for p in ("/media/%s" % user if user else None,
-                        "/run/media/%s" % user if user else None, "/media", "/run/media", "/mnt")
-            if p]
+    # the user's own folders first; then any user's (USER unset, root, sudo: the desktop
+    # mounts the drive under the logged-in user's name, not this process's)
+    own = ["/media/%s" % user, "/run/media/%s" % user] if user else []
+    return own + ["/media/*", "/run/media/*", "/media", "/run/media", "/mnt"]
 
 
 def find_drives(system=None, env=None, listdir=_listdir, exists=os.path.exists, volumes=None):
@@ -173,7 +198,13 @@ def find_drives(system=None, env=None, listdir=_listdir, exists=os.path.exists, 
             if _is_label(label or "") and exists(ntpath.join(root, "boot_out.txt")):
                 found.append(root)
         return found
-    for base in drive_places(system, env):
+    bases = []
+    for place in drive_places(system, env):
+        if place.endswith("/*"):  # each folder in it (one level down: /media/alice)
+            bases += [posixpath.join(place[:-2], n) for n in listdir(place[:-2])]
+        else:
+            bases.append(place)
+    for base in bases:
         for name in listdir(base):
             path = posixpath.join(base, name)
             if _is_label(name) and exists(posixpath.join(path, "boot_out.txt")) \
@@ -188,22 +219,57 @@ def find_drive():
     return found[0] if len(found) == 1 else None
 
 
+def excerpt(text, limit=80):
+    """At most ``limit`` characters of ``text`` to show the user: its first line, with
+    anything unprintable as "?", or a note that it is not text at all (a damaged file)."""
+    line = text.lstrip("\ufeff").strip().split("\n", 1)[0][:limit]
+    shown = "".join(c if c.isprintable() and c != "\ufffd" else "?" for c in line)
+    if not shown or shown.count("?") > len(shown) // 4:
+        return "(it is not text: a damaged file?)"
+    return "(it starts: %r)" % shown
+
+
+def check_drive(drive):
+    """A clear BadInput unless ``drive`` is a folder holding boot_out.txt."""
+    if not os.path.exists(drive):
+        raise BadInput("%s does not exist: give the board's drive (CIRCUITPY, or QIKLAXON once "
+                       "QI Klaxon has run), or nothing to let the deploy find it" % drive)
+    if not os.path.isdir(drive):
+        raise BadInput("%s is not a folder: give the board's drive (CIRCUITPY, or QIKLAXON once "
+                       "QI Klaxon has run), not a file on it" % drive)
+    if not os.path.isfile(os.path.join(drive, "boot_out.txt")):
+        raise BadInput("%s has no boot_out.txt: is it a CIRCUITPY drive? (CircuitPython writes "
+                       "that file at every start)" % drive)
+
+
 def board_info(drive):
     """(CircuitPython major version, version text, board id) from boot_out.txt."""
+    check_drive(drive)
     path = os.path.join(drive, "boot_out.txt")
     try:
         with open(path, encoding="utf-8", errors="replace") as f:
             text = f.read(2000)
-    except OSError:
-        raise DeployError("%s has no boot_out.txt: is it a CIRCUITPY drive?" % drive)
+    except OSError as e:
+        raise DeployError("could not read %s: %s" % (path, e))
     m = re.search(r"CircuitPython (\d+)\.(\d+)\.(\S+)", text) or re.search(
         r"CircuitPython (\d+)\.(\d+)", text)
     if not m:
-        raise DeployError("boot_out.txt does not name a CircuitPython version:\n%s" % text[:200])
+        raise BadInput("%s does not name a CircuitPython version %s: is it a CIRCUITPY drive? "
+                       "Reset the board and CircuitPython writes it again" % (path, excerpt(text)))
     major = int(m.group(1))
     version = m.group(0).split(" ", 1)[1]
     b = re.search(r"Board ID:\s*(\S+)", text)
     return major, version, b.group(1) if b else "unknown"
+
+
+def supported_board(drive):
+    """board_info(drive), and a BadInput if the firmware does not run on its CircuitPython."""
+    major, version_text, board_id = board_info(drive)
+    if major not in SUPPORTED:
+        raise BadInput("CircuitPython %s is not supported: install CircuitPython %s "
+                       "(docs/install.md)" % (version_text,
+                                              " or ".join(str(v) for v in SUPPORTED)))
+    return major, version_text, board_id
 
 
 def profile_for(board_id):
@@ -516,31 +582,121 @@ def check_mpy_cross(tool, major):
     numbers the firmware's names differently."""
     try:
         mpycross.check(tool, major)
-    except mpycross.MpyCrossError as e:
-        raise DeployError(str(e))
+    except mpycross.MpyCrossError as e:  # (the one the user gave, or chose by QK_MPY_CROSS)
+        raise BadInput(str(e))
+
+
+COMPILE_TIMEOUT_S = 60  # one module; CircuitPython's mpy-cross takes well under a second
 
 
 def compile_mpy(tool, src, tmp, rel, flags=()):
-    """``src`` compiled by ``tool``; the source name inside is ``rel`` unless ``flags`` say."""
+    """``src`` compiled by ``tool``; the source name inside is ``rel`` unless ``flags`` say.
+    A compiler that passed its check (``mpycross.check``: its version, a probe) can still
+    fail on a real module (a damaged or odd build): a DeployError, before anything is
+    written, never a traceback."""
     out = os.path.join(tmp, os.path.basename(src)[:-3] + ".mpy")
-    subprocess.run([tool, "-s", rel] + list(flags) + ["-o", out, src], check=True,
-                   capture_output=True, timeout=60)
+    hint = ("it passed its check, so it may be damaged or not the build its version says: "
+            "give another with --mpy-cross PATH, copy .py files with --py (not for the "
+            "Express), or use the bundle for your board (docs/install.md). Nothing was written")
+    try:
+        r = subprocess.run([tool, "-s", rel] + list(flags) + ["-o", out, src],
+                           capture_output=True, timeout=COMPILE_TIMEOUT_S)
+    except subprocess.TimeoutExpired:
+        raise DeployError("%s did not finish compiling %s in %d s; %s" % (
+            tool, rel, COMPILE_TIMEOUT_S, hint))
+    except (OSError, subprocess.SubprocessError) as e:
+        raise DeployError("%s did not run to compile %s (%s); %s" % (tool, rel, e, hint))
+    if r.returncode or not os.path.isfile(out):
+        said = [line.strip() for line in (r.stderr + r.stdout).decode("utf-8", "replace")
+                .splitlines() if line.strip()]
+        raise DeployError("%s could not compile %s (%s); %s" % (
+            tool, rel, " / ".join(said[-2:])[:200] or "exit %d" % r.returncode, hint))
     with open(out, "rb") as f:
         return f.read()
 
 
+TEMP = ".qk-new"  # a file being written: renamed to its name once read back whole
+
+
 def _write_verified(path, data):
-    """Write ``data`` to ``path`` through a temporary name, read it back, then rename."""
+    """Write ``data`` to ``path`` through a temporary name, read it back, then rename. On
+    any failure (Ctrl-C too) the temporary goes, and the file at ``path`` is as it was."""
     os.makedirs(os.path.dirname(path), exist_ok=True)
-    tmp = path + ".qk-new"
-    with open(tmp, "wb") as f:
-        f.write(data)
-        f.flush()
-        os.fsync(f.fileno())
-    with open(tmp, "rb") as f:
-        if hashlib.sha256(f.read()).digest() != hashlib.sha256(data).digest():
-            raise DeployError("%s did not read back as written: the drive may be failing" % path)
-    os.replace(tmp, path)
+    tmp = path + TEMP
+    try:
+        with open(tmp, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        with open(tmp, "rb") as f:
+            if hashlib.sha256(f.read()).digest() != hashlib.sha256(data).digest():
+                raise DeployError("%s did not read back as written: the drive may be failing"
+                                  % path)
+        os.replace(tmp, path)
+    except BaseException:
+        _remove_quietly(tmp)
+        raise
+
+
+def _remove_quietly(path):
+    try:
+        if os.path.isfile(path):
+            os.remove(path)
+    except OSError:
+        pass
+
+
+def stale_temporaries(drive):
+    """The ``*.qk-new`` files on ``drive``: what a deploy that did not finish (an older
+    one, or one whose cable was pulled) left behind. Never anyone's data."""
+    found = []
+    for folder, dirs, names in os.walk(drive):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))  # (.Trashes, .fseventsd)
+        found += [os.path.join(folder, n) for n in sorted(names) if n.endswith(TEMP)]
+    return found
+
+
+def block_size(drive):
+    """The drive's allocation unit in bytes: every file takes whole blocks (a FAT drive's
+    clusters, 512 bytes or more). ``os.statvfs`` where the computer has it; else 4096
+    (Windows: more than a CIRCUITPY drive's clusters, so never too little)."""
+    try:
+        st = os.statvfs(drive)
+        size = st.f_frsize or st.f_bsize
+    except (AttributeError, OSError):
+        return 4096
+    return max(size, 512) if size else 4096
+
+
+def _blocks(size, block):
+    return -(-size // block) * block  # (an empty file takes none)
+
+
+def space_needed(drive, contents, block, removed=()):
+    """Bytes of free space writing ``contents`` [(relative path, bytes)] onto ``drive``
+    needs at its fullest, with every file in whole ``block``s: in order, each file's
+    temporary sits beside the old file it replaces until it is renamed over it; a block
+    for each folder it makes, and one for the folders' growing lists of names.
+    ``removed``: the drive's paths removed before writing (stale temporaries, the old
+    code.py), whose blocks come free first."""
+    def on_drive(rel):
+        path = os.path.join(drive, *rel.split("/"))
+        return _blocks(os.path.getsize(path), block) if os.path.isfile(path) else 0
+
+    folders = set()
+    for rel, _ in contents:
+        parts = rel.split("/")[:-1]
+        folders |= {"/".join(parts[:i + 1]) for i in range(len(parts))
+                    if not os.path.isdir(os.path.join(drive, *parts[:i + 1]))}
+    used = (len(folders) + 1) * block - sum(_blocks(os.path.getsize(p), block) for p in removed
+                                            if os.path.isfile(p))
+    gone = {os.path.relpath(p, drive).replace(os.sep, "/") for p in removed}
+    peak = used
+    for rel, data in contents:
+        new = _blocks(len(data), block)
+        peak = max(peak, used + new)
+        used += new - (0 if rel in gone else on_drive(rel))
+    return peak
 
 
 def build(board_id, major, settings_text=None, mpy_cross=None):
@@ -574,71 +730,170 @@ def build(board_id, major, settings_text=None, mpy_cross=None):
     return contents
 
 
+def holds_settings(text):
+    """Does a settings.toml's ``text`` set anything: a line that is not blank and not a
+    comment? CircuitPython itself puts an empty settings.toml on a fresh drive (wherever
+    it has ``os.getenv``: the Bluefruit, the Pico), so an empty or comments-only file is
+    nobody's settings, and the deploy writes the documented example over it; a file with
+    any other line (a ``KEY = value``, even CircuitPython's own or a broken one) is the
+    user's, and is kept byte for byte."""
+    for line in text.lstrip("\ufeff").splitlines():
+        line = line.strip()
+        if line and not line.startswith("#"):
+            return True
+    return False
+
+
+def backup_name(drive, data):
+    """Where a deploy keeps the drive's old settings.toml (``data``) before writing the
+    documented one over it: settings.toml.bak, or, where that holds something else
+    already, settings.toml.bak2, .bak3, ... (an earlier backup is never written over)."""
+    n = 1
+    while True:
+        rel = "settings.toml.bak" + ("" if n == 1 else str(n))
+        path = os.path.join(drive, rel)
+        if not os.path.exists(path):
+            return rel
+        if os.path.isfile(path):
+            with open(path, "rb") as f:
+                if f.read() == data:
+                    return rel  # (the same bytes again)
+        n += 1
+
+
+# What a deploy stopped while writing leaves: its temporaries are removed, and code.py,
+# written last, is not there yet (the old one went first)
+HALF_WRITTEN = ("the drive is half-written and has no code.py, so the board runs nothing (never "
+                "a mix of old and new files): run the deploy again")
+
+
 def deploy(drive, mpy_cross=None, dry_run=False, out=print):
     """Deploy to ``drive``; returns the list of (relative path, bytes) written (or planned).
     ``mpy_cross``: CircuitPython's own mpy-cross for the board's CircuitPython (checked
-    here), for .mpy files; None: .py (main() finds or fetches one)."""
-    if not os.path.isdir(drive):
-        raise DeployError("%s is not a folder" % drive)
-    major, version_text, board_id = board_info(drive)
-    if major not in SUPPORTED:
-        raise DeployError("CircuitPython %s is not supported: install CircuitPython %s"
-                          % (version_text, " or ".join(str(v) for v in SUPPORTED)))
+    here), for .mpy files; None: .py (main() finds or fetches one).
+
+    Over an existing install the old code.py is removed before anything else is written
+    (the new one goes last), so that a deploy stopped half-way (a pulled cable, a full
+    drive, Ctrl-C) leaves a board that runs nothing, never new modules under the old
+    code.py or the other way round; its temporaries are removed, and the error says to
+    run the deploy again. A later deploy removes any ``*.qk-new`` an older one left."""
+    major, version_text, board_id = supported_board(drive)
     profile = profile_for(board_id)
     out("board: %s (CircuitPython %s) -> build %s" % (
         board_id, version_text, profile or "unknown: set QK_BOARD and the QK_PIN_ settings"))
     settings_path = os.path.join(drive, "settings.toml")
-    settings_text = None
+    settings_raw = None
+    if os.path.isdir(settings_path):
+        raise DeployError("%s is a folder, not CircuitPython's settings file: move what is in it "
+                          "off the drive and remove it, then run the deploy again (nothing was "
+                          "written)" % settings_path)
     if os.path.exists(settings_path):
-        with open(settings_path, encoding="utf-8", errors="replace") as f:
-            settings_text = f.read()
+        try:
+            with open(settings_path, "rb") as f:
+                settings_raw = f.read()
+        except OSError as e:
+            raise DeployError("could not read %s: %s (nothing was written)" % (settings_path, e))
+    settings_text = None if settings_raw is None else settings_raw.decode("utf-8", "replace")
     if mpy_cross:
         check_mpy_cross(mpy_cross, major)
         out("modules and libraries as .mpy (compiled by %s)" % mpy_cross)
     else:
         out("modules and libraries as .py (CircuitPython's mpy-cross makes them .mpy: less "
             "RAM at import, which the Express needs)")
+    settings_note = "settings.toml: none on the drive; writing the documented one"
+    backup = None
+    if settings_text is not None and not holds_settings(settings_text):
+        settings_text = None  # (CircuitPython's own empty file: nobody's settings)
+        if settings_raw.decode("utf-8", "replace").lstrip("\ufeff").strip():
+            backup = backup_name(drive, settings_raw)  # only comments: someone's notes, kept
+            settings_note = ("settings.toml: the drive's sets nothing (only comments); keeping "
+                             "it as %s and writing the documented one over it" % backup)
+        else:
+            settings_note = ("settings.toml: the drive's sets nothing (blank, as CircuitPython "
+                             "makes it); writing the documented one over it")
     contents = build(board_id, major, settings_text, mpy_cross)
-    if settings_text is not None:
-        out("settings.toml: kept as it is")
+    if backup:  # first: the old one is safe before the documented one replaces it
+        contents.insert(0, (backup, settings_raw))
+    out("settings.toml: kept as it is" if settings_text is not None else settings_note)
     need = sum(len(d) for _, d in contents)
-    # what the drive gets back by replacing files already there
-    have = sum(os.path.getsize(os.path.join(drive, rel)) for rel, _ in contents
-               if os.path.exists(os.path.join(drive, rel)))
+    block = block_size(drive)
+    stale = stale_temporaries(drive)
+    old_code = os.path.join(drive, "code.py")
+    removed = stale + ([old_code] if os.path.isfile(old_code) else [])
+    peak = space_needed(drive, contents, block, removed)
     free = shutil.disk_usage(drive).free
-    out("%d files, %d bytes; the drive has %d bytes free (%d reused)" % (len(contents), need,
-                                                                          free, have))
-    if need - have > free - 4096:
-        raise DeployError("not enough space on %s: %d bytes needed, %d free; remove old files "
-                          "(nothing was written)" % (drive, need - have, free))
+    out("%d files, %d bytes; in the drive's %d-byte blocks, writing them needs %d bytes free "
+        "at most; it has %d" % (len(contents), need, block, peak, free))
+    if peak > free:
+        raise DeployError("not enough space on %s: writing needs %d bytes free (the files in "
+                          "whole %d-byte blocks, each written beside the file it replaces), it "
+                          "has %d; remove old files (nothing was written)"
+                          % (drive, peak, block, free))
+
+    def shown(path):
+        return os.path.relpath(path, drive).replace(os.sep, "/")
+
     if dry_run:
+        for path in stale:
+            out("  would remove %-33s (left by a deploy that did not finish)" % shown(path))
         for rel, data in contents:
             out("  would write %-34s %7d bytes" % (rel, len(data)))
         return [(rel, len(data)) for rel, data in contents]
-    for rel, data in contents:
-        try:
+    changed = False  # has anything of the board's firmware changed yet?
+    doing = "the drive"
+    try:
+        for path in stale:
+            doing = shown(path)
+            os.remove(path)
+            out("  removed %-34s (left by a deploy that did not finish)" % doing)
+        if os.path.isfile(old_code):
+            doing = "code.py"
+            os.remove(old_code)
+            changed = True
+            out("  removed the old code.py first (the new one goes last): until then the board "
+                "runs nothing, never a mix of old and new files")
+        for rel, data in contents:
+            doing = rel
             _write_verified(os.path.join(drive, *rel.split("/")), data)
-        except PermissionError as e:
+            changed = True
+            out("  wrote %-34s %7d bytes" % (rel, len(data)))
+            if rel.endswith(".mpy"):  # a stale .py beside the .mpy would be imported instead
+                stale_py = os.path.join(drive, *rel[:-4].split("/")) + ".py"
+                if os.path.exists(stale_py):
+                    os.remove(stale_py)
+    except BaseException as e:
+        for rel, _ in contents:  # every temporary this deploy made
+            _remove_quietly(os.path.join(drive, *rel.split("/")) + TEMP)
+        then = HALF_WRITTEN if changed else "nothing on the drive was changed"
+        if isinstance(e, KeyboardInterrupt):
+            raise Stopped("stopped (Ctrl-C) while writing %s; its temporary files are removed, "
+                          "and %s" % (drive, then))
+        if isinstance(e, DeployError):
+            raise DeployError("%s; %s" % (e, then))
+        if isinstance(e, PermissionError) or getattr(e, "errno", None) == errno.EROFS:
             raise DeployError("%s is read-only (%s); if boot.py remounted it for the board, "
-                              "hold a button at reset or edit boot.py" % (drive, e))
-        except OSError as e:
-            if e.errno == 30:  # EROFS
-                raise DeployError("%s is read-only: %s" % (drive, e))
-            raise DeployError("writing %s failed: %s (files already written are complete; "
-                              "run the deploy again)" % (rel, e))
-        out("  wrote %-34s %7d bytes" % (rel, len(data)))
-        if rel.endswith(".mpy"):  # a stale .py beside the .mpy would be imported instead
-            stale = os.path.join(drive, *rel[:-4].split("/")) + ".py"
-            if os.path.exists(stale):
-                os.remove(stale)
+                              "hold a button at reset or edit boot.py; %s" % (drive, e, then))
+        if getattr(e, "errno", None) == errno.ENOSPC:
+            raise DeployError("writing %s failed: the drive is full (%s); remove old files, "
+                              "and %s" % (doing, e, then))
+        if isinstance(e, OSError):
+            raise DeployError("writing %s failed: %s; %s" % (doing, e, then))
+        raise
     out("done: %d bytes on %s, %d bytes free" % (need, drive, shutil.disk_usage(drive).free))
     return [(rel, len(data)) for rel, data in contents]
+
+
+def _sentence(text):
+    """``text`` as a sentence: a full stop added only where it has no end mark yet."""
+    text = str(text).rstrip()
+    return text if text.endswith((".", "?", "!")) else text + "."
 
 
 def choose_mpy_cross(drive, given=None, py=False, offline=False, out=print):
     """The mpy-cross a deploy to ``drive`` uses (None: .py), or a DeployError. The Express
     needs .mpy (its RAM): without a compiler it stops and points at the bundle; the
-    other builds run .py too, and it says so."""
+    other builds run .py too, and it says so. A compiler the user gave that is not the
+    board's CircuitPython's is a BadInput."""
     major, _, board_id = board_info(drive)
     if major not in SUPPORTED or py:
         if py and profile_for(board_id) == "cpx":
@@ -648,20 +903,35 @@ def choose_mpy_cross(drive, given=None, py=False, offline=False, out=print):
         return mpycross.find(major, [given] if given else [], fetch=not offline, out=out)
     except mpycross.MpyCrossError as e:
         if given:
-            raise DeployError(str(e))
+            raise BadInput(str(e))
         if profile_for(board_id) == "cpx":  # .py does not fit its RAM
             raise DeployError("%s; the Express needs .mpy files: %s" % (
                 e, mpycross.BUNDLE_HINT % major))
-        out("note: %s. Copying .py files, which run too (the bundle has .mpy)." % e)
+        out("note: %s Copying .py files, which run too (the bundle has .mpy)." % _sentence(e))
         return None
 
 
+def _fail(message):
+    """``message`` on stderr, after everything said on stdout so far (in that order when
+    both go to one terminal or file)."""
+    sys.stdout.flush()
+    print("deploy: %s" % message, file=sys.stderr)
+
+
 def main(argv=None):
+    """The command; exits 0 when done, 2 for what the user typed or chose (a path that is
+    no board's drive, a CircuitPython the firmware does not run on, an mpy-cross that is
+    not that CircuitPython's, flags that do not go together), 1 when the computer or the
+    drive failed (no space, a write failed, offline), 130 on Ctrl-C."""
     p = argparse.ArgumentParser(
         prog="python3 tools/dev.py deploy",
         description="Put QI Klaxon on a board's drive (CIRCUITPY, or QIKLAXON once QI Klaxon "
                     "has started there). Needs only python3: the three CircuitPython libraries "
-                    "and CircuitPython's mpy-cross are fetched into .cache/ the first time.")
+                    "and CircuitPython's mpy-cross are fetched into .cache/ the first time.",
+        epilog="Exit status: 0 done; 2 what was given is wrong (no such drive, not a "
+               "CircuitPython drive, CircuitPython other than 9 or 10, a wrong mpy-cross); "
+               "1 the computer or the drive failed (offline, no space, a write failed); "
+               "130 stopped by Ctrl-C.")
     p.add_argument("path", nargs="?", help="the drive (default: find it; Windows: its letter, "
                    "such as E:\\)")
     p.add_argument("--dry-run", action="store_true", help="say what would be written, write "
@@ -673,29 +943,37 @@ def main(argv=None):
     p.add_argument("--offline", action="store_true", help="fetch nothing (the libraries and "
                    "mpy-cross must be here already)")
     args = p.parse_args(argv)
+    if args.mpy_cross is not None and not args.mpy_cross.strip():
+        p.error("--mpy-cross needs the path of CircuitPython's own mpy-cross")
+    if args.py and args.mpy_cross:
+        p.error("--py copies .py files and --mpy-cross compiles .mpy files: give one of them")
     drive = args.path
     if not drive:
         found = find_drives()
         if len(found) > 1:
-            print("deploy: several CircuitPython drives: %s; give one of them" % ", ".join(found),
-                  file=sys.stderr)
+            _fail("several CircuitPython drives: %s; give one of them" % ", ".join(found))
             return 2
         if not found:
-            print("deploy: no CircuitPython drive found (looked in %s for one named %s with a "
+            _fail("no CircuitPython drive found (looked in %s for one named %s with a "
                   "boot_out.txt); plug the board in, or give the drive's path"
-                  % (", ".join(drive_places()), " or ".join(LABELS)), file=sys.stderr)
+                  % (", ".join(drive_places()), " or ".join(LABELS)))
             return 2
         drive = found[0]
     global FETCH
     FETCH = not args.offline
     try:
-        board_info(drive)  # (a clear message before anything is fetched)
+        major = supported_board(drive)[0]  # (clear messages before anything is fetched)
+        if args.mpy_cross:
+            check_mpy_cross(args.mpy_cross, major)
         fetch_libraries()
         tool = choose_mpy_cross(drive, args.mpy_cross, args.py, args.offline)
         deploy(drive, tool, args.dry_run)
     except DeployError as e:
-        print("deploy: %s" % e, file=sys.stderr)
-        return 1
+        _fail(e)
+        return e.code
+    except KeyboardInterrupt:  # (while fetching or compiling: deploy() says its own)
+        _fail("stopped (Ctrl-C) before anything was written to the drive")
+        return 130
     finally:
         FETCH = True
     return 0

@@ -52,6 +52,11 @@ class MpyCrossError(Exception):
     """Why no mpy-cross for that CircuitPython can be used, in words for the user."""
 
 
+class GivenToolError(MpyCrossError):
+    """The mpy-cross the user gave (``--mpy-cross PATH``) is not that CircuitPython's:
+    bad input (the commands exit 2), not a failure of the computer."""
+
+
 def platform_path(tag, system=None, machine=None):
     """The published static mpy-cross for this computer, relative to ``URL``, or None
     where Adafruit publishes none. ``system``/``machine``: ``platform.system()`` and
@@ -148,9 +153,9 @@ def find(major, given=(), fetch=True, out=print, env=None):
             continue
         try:
             check(path, major)
-        except MpyCrossError:
+        except MpyCrossError as e:
             if where == "given":
-                raise
+                raise GivenToolError(str(e))
             continue
         return path
     if not fetch:
@@ -162,6 +167,7 @@ def find(major, given=(), fetch=True, out=print, env=None):
 def fetched(major, out=print, env=None, system=None, machine=None):
     """Fetch CircuitPython ``major``'s mpy-cross for this computer from Adafruit's
     published builds into ``.cache/mpy-cross/``, check it, and return its path."""
+    import http.client
     import urllib.error
     import urllib.request
 
@@ -171,10 +177,17 @@ def fetched(major, out=print, env=None, system=None, machine=None):
     if rel is None:
         raise MpyCrossError("Adafruit publishes no mpy-cross for this computer (%s %s)" % (
             system or platform.system(), machine or platform.machine()))
-    url = env.get("QK_MPY_CROSS_URL", URL).rstrip("/") + "/" + rel
+    base = env.get("QK_MPY_CROSS_URL", URL)
+    if not re.match(r"^(https?|file)://", base, re.I):
+        raise MpyCrossError("QK_MPY_CROSS_URL holds %r, not a web address like %s: set it to "
+                            "one, or unset it" % (base[:100], URL))
+    url = base.rstrip("/") + "/" + rel
     out("fetching CircuitPython %s's mpy-cross: %s" % (tag, url))
-    os.makedirs(CACHE, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".fetching-", dir=CACHE)
+    try:
+        os.makedirs(CACHE, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=".fetching-", dir=CACHE)
+    except OSError as e:
+        raise MpyCrossError("cannot keep a fetched mpy-cross in %s: %s" % (CACHE, e))
     try:
         with os.fdopen(fd, "wb") as f:
             with urllib.request.urlopen(url, timeout=TIMEOUT_S) as r:
@@ -186,9 +199,12 @@ def fetched(major, out=print, env=None, system=None, machine=None):
     except urllib.error.HTTPError as e:
         raise MpyCrossError("could not fetch CircuitPython %d's mpy-cross: %s answered %d %s"
                             % (major, url, e.code, e.reason))
-    except (urllib.error.URLError, OSError) as e:
+    except (urllib.error.URLError, OSError, http.client.HTTPException) as e:
         raise MpyCrossError("could not fetch CircuitPython %d's mpy-cross from %s (%s): offline?"
-                            % (major, url, getattr(e, "reason", e)))
+                            % (major, url, getattr(e, "reason", e) or type(e).__name__))
+    except ValueError as e:  # (an address urllib cannot use at all)
+        raise MpyCrossError("could not fetch CircuitPython %d's mpy-cross: %s is no address "
+                            "to fetch from (%s)" % (major, url, e))
     except MpyCrossError as e:
         raise MpyCrossError("the file fetched from %s is not usable, so it was not kept: %s"
                             % (url, e))
@@ -209,12 +225,15 @@ def main(argv=None):
                    help="an mpy-cross to try first (any number)")
     p.add_argument("--offline", action="store_true", help="never fetch one")
     args = p.parse_args(argv)
+    if [g for g in args.mpy_cross if not g.strip()]:
+        p.error("--mpy-cross needs the path of CircuitPython's own mpy-cross")
     try:
         print(find(args.major, args.mpy_cross, not args.offline,
                    out=lambda s: print(s, file=sys.stderr)))
     except MpyCrossError as e:
+        sys.stdout.flush()
         print("mpy-cross: %s" % e, file=sys.stderr)
-        return 1
+        return 2 if isinstance(e, GivenToolError) else 1  # (2: what the user gave is wrong)
     return 0
 
 

@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """Draw the docs' pictures as SVG from the firmware's own tables (host-only tool).
 
-    python3 tools/pictures.py     # writes docs/*.svg
+    .venv/bin/python tools/pictures.py     # writes docs/*.svg
+
+(the .venv that ``python3 tools/dev.py test`` makes: the tables come through
+tools/harness.py, which needs its simulated ``board``; a bare python3 fails on it.)
 
 The ring legend uses the colours hardware/device.py draws (tools/harness.py's
 PALETTE, checked against the device by the tests) and the sound picture is
@@ -228,32 +231,62 @@ def wiring_circuit_playground():
     return "\n".join(out) + "\n"
 
 
+def _diode(x, y, stripe_left=True):
+    """A 1N5817 as it looks in the hand: a black body on the wire with a grey stripe at its
+    cathode end (the end the current leaves by)."""
+    sx = x + 3 if stripe_left else x + 41
+    return ('<rect x="%d" y="%d" width="50" height="16" rx="4" fill="#222" stroke="#000"/>'
+            '<rect x="%d" y="%d" width="6" height="16" fill="#ccc"/>' % (x, y - 8, sx, y - 8))
+
+
 def wiring_pico():
-    """Raspberry Pi Pico / Pico 2 DIY build."""
-    w, h = 860, 460
+    """Raspberry Pi Pico / Pico 2 DIY build: the battery pack's (+) reaches VSYS through
+    the Schottky diode, its stripe toward VSYS (docs/build-guide.md); the Klaxon's NO tab
+    on GP16, its COM tab to GND."""
+    w, h = 860, 500
     out = _svg(w, h, "Raspberry Pi Pico: wiring") + [
-           '<rect x="60" y="60" width="160" height="360" rx="10" fill="#2e7d32" stroke="#000"/>',
-           '<text x="140" y="245" text-anchor="middle" fill="#fff" transform="rotate(-90 140 245)">'
+           '<rect x="60" y="60" width="160" height="400" rx="10" fill="#2e7d32" stroke="#000"/>',
+           '<text x="140" y="265" text-anchor="middle" fill="#fff" transform="rotate(-90 140 265)">'
            'Raspberry Pi Pico</text>']
-    pins = [("VSYS", 90, "#cc0000"), ("GND", 130, "#000"), ("GP15", 200, "#d55e00"),
-            ("GP16", 250, "#0072b2"), ("GP17", 300, "#0072b2"), ("GP18", 350, "#0072b2"),
-            ("GP22", 400, "#009e73")]
+    pins = [("VSYS", 90, "#cc0000"), ("GND", 150, "#000"), ("GP15", 210, "#d55e00"),
+            ("GP16", 265, "#0072b2"), ("GP17", 335, "#0072b2"), ("GP18", 385, "#0072b2"),
+            ("GP22", 440, "#009e73")]
     for name, y, colour in pins:
         out.append('<circle cx="220" cy="%d" r="7" fill="#e6b800" stroke="#000"/>' % y)
         out.append('<text x="205" y="%d" text-anchor="end" fill="#fff">%s</text>' % (y + 5, name))
-    out.append(_wire([(227, 200), (420, 200)], "#d55e00"))
-    out.append('<circle cx="450" cy="200" r="26" fill="#333"/><text x="490" y="205">piezo (+), '
-               'other leg to GND</text>')
-    for label, y in (("Klaxon (arcade)", 250), ("A", 300), ("B", 350)):
+    # the battery pack's (+), through the diode: its stripe toward VSYS
+    out.append(_wire([(227, 90), (290, 90)], "#cc0000"))
+    out.append(_diode(290, 90))
+    out.append(_wire([(340, 90), (420, 90)], "#cc0000"))
+    out.append('<text x="240" y="72" font-size="12">diode 1N5817: its stripe toward VSYS'
+               '</text>')
+    out.append('<text x="430" y="95">3×AAA pack (+), its switch on the pack</text>')
+    out.append('<text x="430" y="113" font-size="12" fill="#555">(the strip\'s + to VSYS '
+               'too, on the Pico side of the diode)</text>')
+    out.append(_wire([(227, 150), (420, 150)], "#000"))
+    out.append('<text x="430" y="148">GND: the pack (−), the Klaxon\'s COM tab,</text>')
+    out.append('<text x="430" y="166">the other legs of A, B and the piezo, the strip\'s GND'
+               '</text>')
+    out.append(_wire([(227, 210), (420, 210)], "#d55e00"))
+    out.append('<circle cx="450" cy="210" r="26" fill="#333"/><text x="490" y="215">piezo (+), '
+               'its other leg to GND</text>')
+    out.append(_wire([(227, 265), (330, 265)], "#0072b2"))
+    out.append('<text x="300" y="258" text-anchor="middle" font-size="12">NO</text>')
+    out.append('<circle cx="345" cy="265" r="14" fill="#d55e00" stroke="#000"/>')
+    out.append(_wire([(345, 279), (345, 300), (372, 300)], "#000"))
+    out.append('<text x="352" y="294" font-size="12">COM</text>')
+    out.append('<text x="378" y="305">to GND</text>')
+    out.append('<text x="370" y="262">Klaxon (arcade button): NO tab to GP16,</text>')
+    out.append('<text x="370" y="280">COM tab to GND, NC left empty</text>')
+    for label, y in (("A", 335), ("B", 385)):
         out.append(_wire([(227, y), (330, y)], "#0072b2"))
         out.append('<circle cx="345" cy="%d" r="14" fill="#d55e00" stroke="#000"/>' % y)
-        out.append('<text x="370" y="%d">%s button, other leg to GND</text>' % (y + 5, label))
-    out.append(_wire([(227, 400), (420, 400)], "#009e73"))
-    out.append('<text x="430" y="405">NeoPixel strip DIN (optional; QK_PIXELS)</text>')
-    out.append(_wire([(227, 90), (420, 90)], "#cc0000"))
-    out.append('<text x="430" y="95">3×AAA pack (+) through its switch</text>')
-    out.append(_wire([(227, 130), (420, 130)], "#000"))
-    out.append('<text x="430" y="135">pack (−), button and piezo grounds</text>')
+        out.append('<text x="370" y="%d">button %s (optional): one leg here, the other to GND'
+                   '</text>' % (y - 3, label))
+        out.append('<text x="370" y="%d" font-size="12" fill="#555">(a 12 mm one with 4 '
+                   'legs: two diagonally opposite legs)</text>' % (y + 14))
+    out.append(_wire([(227, 440), (420, 440)], "#009e73"))
+    out.append('<text x="430" y="445">NeoPixel strip\'s data in (optional; QK_PIXELS)</text>')
     out.append('<text x="20" y="%d" fill="#333">Internal pull-ups: no resistors. An amplifier '
                'instead of the piezo: its input on GP15 and QK_AUDIO = "amp".</text>' % (h - 12))
     out.append("</svg>")

@@ -2,7 +2,7 @@
 """Run QI Klaxon on the simulated board (host-only tool).
 
 Interactive, in a terminal: keys press the buttons (k, K or space: the
-Klaxon; a, b: taps; A, B: held 1 s; z, x: A, B held 2.3 s; q or Ctrl-C:
+Klaxon; a, b: taps; A, B: held 1.8 s; z, x: A, B held 3.3 s (past the card's 1½ s and 3 s); q or Ctrl-C:
 quit). The ring is drawn in colour, each pixel where it sits on the board
 (tools/events.py RING_POSITIONS), with seat numbers and a legend. The sounds
 are recorded and written to a WAV file when you quit (then played where

@@ -354,10 +354,12 @@ class Referee:
             self.out(_W_KLAXON, S[_CHALLENGER], S[_CHALLENGED])
             return _TAKEN
         if k == _KEY_B_HELD and not m and not (ph == _REVEAL and u[_RIGHT] | u[_WRONG]):
+            u[_RIGHT] = u[_WRONG] = u[_CHALLENGER_PEN] = u[_CHALLENGED_PEN] = 0
             if self.act(_OP_UNDO):
                 return _REFUSED
-            u[_RIGHT] = u[_WRONG] = u[_CHALLENGER_PEN] = u[_CHALLENGED_PEN] = 0
             self.out(_W_UNDO)
+            if u[_RIGHT] | u[_WRONG]:  # a reveal taken back, its marks as they were
+                self.more(_OV_REVEAL).key(self, k)  # (undo.py): one step, its last mark
             k = _UNDONE
         elif k == _KEY_B_2S and m < _NEW_PLAYERS and ph != _ENDED and (ph or any(S[_DID:])):
             u[_WHAT] = 0  # the end (over, or before the first question: a set-up, below)
@@ -423,7 +425,8 @@ class Referee:
             if n not in sys.modules:
                 import gc
 
-                if hasattr(gc, "mem_free") and gc.mem_free() < _OV_ROOM:  # (CPython: none)
+                if (not __debug__ or hasattr(gc, "mem_free")) and gc.mem_free() < _OV_ROOM:
+                    # (CPython has no mem_free; the Express's -O3 build drops the question)
                     gc.collect()  # a nearly full heap (the Express): the garbage goes first,
                     # so that the overlay's bytecode gets whole runs of free blocks, not the
                     # gaps between garbage that a collection in mid-load would leave

@@ -1,7 +1,8 @@
 """The reveal: an overlay of qiklaxon/core.py, in RAM while the reveal is under way.
 
 The QM marks the answers in answering order, from the QM's left: A right, B
-wrong; B held unmarks the last. A wrong answer by the challenger or the
+wrong; B held is one step back: the last mark goes (a party marked wrong goes back
+into its penalty's count, at what it was). A wrong answer by the challenger or the
 challenged asks for its Klaxon penalty first: A adds 1, A held 10, B is done
 (no penalty in the booklet: B at once), B held one down (at 0: that answer is
 unmarked). Once every answer is marked, the outcome (core.py's ``act(6)``):
@@ -76,10 +77,17 @@ def key(r, k):
             s = (s + 1) % n
             if (u[_RIGHT] | u[_WRONG]) >> s & 1:
                 w = s
+        p = _CHALLENGER_PEN if w == S[_CHALLENGER] else _CHALLENGED_PEN if w == S[_CHALLENGED] \
+            else 0  # a party: its Klaxon penalty
+        if p and u[_WRONG] >> w & 1:  # marked wrong: one step back is into its count
+            u[_WHAT] = _PENALTY
+            u[_COUNT] = u[p]
+            u[_SEAT] = w
+            u[p] = 0
+            r.out(_W_COUNT, u[_COUNT])
+            return _UNDONE
         u[_RIGHT] &= ~(1 << w)
         u[_WRONG] &= ~(1 << w)
-        if w == S[_CHALLENGER] or w == S[_CHALLENGED]:  # its Klaxon penalty goes too
-            u[_CHALLENGER_PEN if w == S[_CHALLENGER] else _CHALLENGED_PEN] = 0
         r.out(_W_UNMARK, w)
         return _UNDONE
     if k != _KEY_A and k != _KEY_B:

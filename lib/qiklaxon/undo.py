@@ -12,7 +12,14 @@ if __debug__:  # CPython needs const; the Express's mpy-cross -O3 drops this imp
     from micropython import const
 
 # The names of the numbers (lib/qiklaxon/layout.py; tests/test_names.py holds them to it)
+_PLAYERS = const(0)
 _PHASE = const(2)
+_DID = const(9)
+_ANSWERED = const(1)
+_RIGHT = const(3)
+_WRONG = const(4)
+_CHALLENGER_PEN = const(5)
+_CHALLENGED_PEN = const(6)
 _U_SLOTS = const(7)
 _OP_REVEAL = const(6)
 _OP_NEW = const(10)
@@ -20,7 +27,9 @@ _ALL = const(99)  # past any log: replay(r, _ALL) keeps B as it is
 
 
 def undo(r):
-    """Undo the last action: 0, or 1 when there is nothing to undo."""
+    """Undo the last action: 0, or 1 when there is nothing to undo. A reveal's outcome
+    taken back leaves its marks and penalties in ``u`` as they were (core.py's ``key``
+    then steps back its last mark)."""
     L = r.L
     if not r.n:
         return 1
@@ -30,6 +39,16 @@ def undo(r):
     r.n = i
     r.w = 1  # a save is due
     replay(r, _ALL)
+    if L[i] == _OP_REVEAL:  # the reveal's marks and penalties as they were at its end
+        S = r.S
+        u = r.u
+        u[_RIGHT] = L[i + 1] << 8 | L[i + 2]
+        u[_WRONG] = 0
+        for s in range(S[_PLAYERS]):
+            if S[_DID + s] == _ANSWERED and not u[_RIGHT] >> s & 1:
+                u[_WRONG] |= 1 << s
+        u[_CHALLENGER_PEN] = L[i + 3]
+        u[_CHALLENGED_PEN] = L[i + 4]
     return 0
 
 

@@ -246,13 +246,12 @@ BUDGET = """\
 1300 klaxon
 """
 
-# A game's rarer paths after QUESTION: undo, a move, the end held long, a new game set up
+# A game's rarer paths after QUESTION: undo (back into the reveal, its penalty count open
+# again), a move, the end held long, a new game set up
 # at the table, and a question of it (the benchmark's whole-game heap row).
 GAME = QUESTION + """\
 8000 b held
-10300 a
-10900 b
-11500 b
+10300 b
 12100 a long
 15900 a
 16500 b
