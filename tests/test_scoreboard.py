@@ -129,6 +129,40 @@ def test_a_whole_game_followed_from_power_on_with_one_ask():
         5, 1, "reveal", 3, 2)
 
 
+def test_a_reveal_stepped_back_into_a_penalty_and_undone_is_followed():
+    """A reveal's step back from a party marked wrong goes back into its penalty's count
+    (the board says only ``count``), and an undo of the reveal goes back into it with its
+    last mark off: the scoreboard follows both without asking, and holds the harness's
+    game after every press."""
+    sim = harness.Sim(players=4)
+    script = """\
+100 b
+1200 a
+1800 b
+2400 klaxon
+4200 b
+4800 a
+5400 a
+6000 b
+6600 b held
+9000 b held
+11300 b
+11900 a
+14000 b held
+"""
+    for t, pressed, control in scenario.taps(script):
+        sim.level(control, int(t * 1000), pressed)
+    board, watch, fed, asks = follow(sim, 17000)
+    assert asks == [0]
+    said = [line for _, line in sim.events]
+    at = said.index("penalty 1 2")  # the challenged's penalty, 2, then two steps back: into
+    assert said[at + 1:at + 4] == ["count 2", "count 1", "penalty 1 1"]  # its count, one down
+    assert said[-3:] == ["undo", "at 0 0 0 0", "unmark 3"]  # the reveal undone, its last
+    assert check(sim, watch, fed) >= 12  # mark (seat 3 right) off
+    v = board.view()
+    assert (v["phase"], v["challenger"], v["challenged"]) == ("reveal", 3, 1)
+
+
 def test_the_state_line_is_the_referee_s_own_numbers_on_every_build():
     """Asked mid-question, the board prints ``state`` and its referee's S, u and positions;
     the scoreboard takes exactly the harness's game from it; a pure Klaxon prints

@@ -315,6 +315,9 @@ class Scoreboard:
         elif name == "count":  # one more (taken), or one fewer (a step back: undone)
             if u[L.WHAT] == L.WHICH:  # (forward or back: the console does not say)
                 u[L.WHAT] = L.FORWARD
+            elif not u[L.WHAT] and S[L.PHASE] == L.REVEAL:  # a step back into a penalty
+                self._reopen(f["count"])
+                sound = "undone"
             elif f["count"] < u[L.COUNT]:
                 sound = "undone"
             u[L.COUNT] = f["count"]
@@ -360,11 +363,11 @@ class Scoreboard:
             self.synced = False
             self._lost("a saved game resumed")
             return None
-        elif name == "undo":
+        elif name == "undo":  # (a reveal's outcome undone leaves its marks as they were:
+            u[L.RIGHT] = u[L.WRONG] = u[L.CHALLENGER_PEN] = u[L.CHALLENGED_PEN] = 0  # the
+            u[L.WHAT] = 0  # board's step back from its last mark, "count" or "unmark", follows)
             if not self.synced or not r.n or r.act(L.OP_UNDO):
                 self._lost("an undo past what this page saw")  # (before it joined)
-            u[L.RIGHT] = u[L.WRONG] = u[L.CHALLENGER_PEN] = u[L.CHALLENGED_PEN] = 0
-            u[L.WHAT] = 0
             sound = "undone"
         elif name == "back":  # a step of an entry back (or out of it)
             m = u[L.WHAT]
@@ -377,6 +380,23 @@ class Scoreboard:
             self._lost("a line this page does not follow: %s" % name)  # the state says
             return None
         return sound
+
+    def _reopen(self, count):
+        """A reveal's step back from its last mark, a party's marked wrong: its Klaxon
+        penalty (``count``, as it was) is being entered again (qiklaxon/reveal.py)."""
+        S = self.r.S
+        u = self.r.u
+        w = s = S[L.QM]
+        while (s + 1) % S[L.PLAYERS] != S[L.QM]:  # the last answer marked
+            s = (s + 1) % S[L.PLAYERS]
+            if (u[L.RIGHT] | u[L.WRONG]) >> s & 1:
+                w = s
+        p = L.CHALLENGER_PEN if w == S[L.CHALLENGER] else L.CHALLENGED_PEN
+        self._expect((w == S[L.CHALLENGER] or w == S[L.CHALLENGED]) and u[L.WRONG] >> w & 1
+                     and u[p] == count, "the penalty stepped back into")
+        u[L.WHAT] = L.PENALTY
+        u[L.SEAT] = w
+        u[p] = 0
 
     def _expect(self, ok, what):
         if not ok and self.synced:
