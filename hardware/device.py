@@ -261,23 +261,21 @@ class Device:
             if s:
                 return
             # the chores, every 256th pass: the watchdog, the host, sleeping, saving, a fault's end
-            # (``r``: one local for self.r, whose bytecode pays for the host's lines)
             if __debug__ and p[_WD]:
                 p[_WD].feed()
             import supervisor
 
-            r = self.r
             if supervisor.runtime.serial_bytes_available:  # a host asks for the whole state
                 import state  # (a byte a chores pass: lib/state.py reads it, answers, and
 
-                state.show(r)  # leaves RAM again)
+                state.show(self.r)  # leaves RAM again)
             if __debug__ and p[_SLEEP] and not f[_STUCK] and f[_CUR] == _NONE and ticks_diff(
                     n, t[_LAST]) >= t[_IDLE]:
                 p[_SLEEP](self, n)  # deep sleep until the Klaxon (hardware/power.py)
             if f[_DUE] and ticks_diff(n, t[_SV]) >= 0:
                 f[_DUE] = 0
-                if r and r.j and r.w:  # only when the game changed
-                    r.save()
+                if self.r and self.r.j and self.r.w:  # only when the game changed
+                    self.r.save()
             if f[_FAULT] and ticks_diff(n, t[_FT]) >= 5000 and (
                     f[_FAULT] != _OUT_OF_MEMORY or f[_CUR] == _NONE and f[_ARM] | f[_STUCK]):
                 # Out of memory: not a rebuild in this fragmented heap, but the game saved
@@ -288,17 +286,17 @@ class Device:
                 # second after its last action). Nothing here catches supervisor's
                 # ReloadException (a BaseException); a port without supervisor (the web
                 # page's) gets a fault, then the rebuild below.
-                if f[_FAULT] == _OUT_OF_MEMORY and r:
+                if f[_FAULT] == _OUT_OF_MEMORY and self.r:
                     try:
-                        if r.j and r.w:  # (only if changed: a restart that
-                            r.save()  # repeats would wear the flash)
+                        if self.r.j and self.r.w:  # (only if changed: a restart that
+                            self.r.save()  # repeats would wear the flash)
                     finally:
                         print("out of memory: restarting")
                         supervisor.reload()
                 f[_FAULT] = 0  # try again; another fault starts the wait again
-                if r:
-                    r.more(_OV_UNDO).reset(r)
-                    r.more()
+                if self.r:
+                    self.r.more(_OV_UNDO).reset(self.r)
+                    self.r.more()
                 print("fault cleared: the referee is back")
                 self.render()
         except Exception as e:  # the Klaxon above goes on whatever happens here
