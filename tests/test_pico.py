@@ -725,8 +725,8 @@ def test_a_card_literal_tables_questions_play_the_same_on_the_real_firmware(shar
 
 # ------------------------------------------------------- the whole state, for a scoreboard
 def test_the_board_answers_a_host_with_its_whole_state_and_a_scoreboard_follows_it():
-    """The scoreboard's game (pico.scoreboard_run: a roll, scenario.GAME, two bytes typed on
-    the console) on the real firmware: it prints the harness's lines, each byte answered
+    """The scoreboard's game (pico.scoreboard_run: a roll, scenario.QUESTION, the game
+    ended at the table, two bytes typed on the console) on the real firmware: it prints the harness's lines, each byte answered
     by a ``state`` line in a later chores pass (the harness's, given the dice the board
     rolled); its console's own bytes (status-bar escapes and all), fed to a scoreboard
     (tools/scoreboard.py) as they come, give after every press the harness's game. The
