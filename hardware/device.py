@@ -6,8 +6,8 @@ B are sampled on the first even pass at least 3 ticks after their last
 sample (2 to 5 ms apart at any pass time up to 1 ms), and a level two
 samples agree on is taken, so a press or a gap of 10 ms always counts;
 every eighth pass also follows the sound and draws the lights; the chores
-(the watchdog, sleeping, saving, recovering from a fault) run every 256th
-pass.
+(the watchdog, sleeping, saving, recovering from a fault, the whole state for
+a host that asks) run every 256th pass.
 
 The Klaxon's press is its contact read closed at a pass ``QK_GLITCH_MS`` + 1
 ticks or more after it was first seen closed, with no open stretch that long
@@ -261,9 +261,15 @@ class Device:
                 self.draw(n)
             if s:
                 return
-            # the chores, every 256th pass: the watchdog, sleeping, saving, a fault's end
+            # the chores, every 256th pass: the watchdog, the host, sleeping, saving, a fault's end
             if __debug__ and p[_WD]:
                 p[_WD].feed()
+            import supervisor
+
+            if supervisor.runtime.serial_bytes_available:  # a host asks for the whole state
+                import state  # (a byte a chores pass: lib/state.py reads it, answers, and
+
+                state.show(self.r)  # leaves RAM again)
             if __debug__ and p[_SLEEP] and not f[_STUCK] and f[_CUR] == _NONE and ticks_diff(
                     n, t[_LAST]) >= t[_IDLE]:
                 p[_SLEEP](self, n)  # deep sleep until the Klaxon (hardware/power.py)
@@ -282,8 +288,6 @@ class Device:
                 # ReloadException (a BaseException); a port without supervisor (the web
                 # page's) gets a fault, then the rebuild below.
                 if f[_FAULT] == _OUT_OF_MEMORY and self.r:
-                    import supervisor
-
                     try:
                         if self.r.j and self.r.w:  # (only if changed: a restart that
                             self.r.save()  # repeats would wear the flash)

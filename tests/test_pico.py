@@ -721,3 +721,44 @@ def test_a_card_literal_tables_questions_play_the_same_on_the_real_firmware(shar
     for k, (q, (records, offset, wall)) in enumerate(zip(questions, runs)):
         problems = robot.pico_check(settings, q, pico.Run(records, offset, wall, None))
         assert not problems, "question %d (%r):\n%s" % (k, q["plan"], "\n".join(problems[:12]))
+
+
+# ------------------------------------------------------- the whole state, for a scoreboard
+def test_the_board_answers_a_host_with_its_whole_state_and_a_scoreboard_follows_it():
+    """The scoreboard's game (pico.scoreboard_run: a roll, scenario.QUESTION, the game
+    ended at the table, two bytes typed on the console) on the real firmware: it prints the harness's lines, each byte answered
+    by a ``state`` line in a later chores pass (the harness's, given the dice the board
+    rolled); its console's own bytes (status-bar escapes and all), fed to a scoreboard
+    (tools/scoreboard.py) as they come, give after every press the harness's game. The
+    browser lane (tests/test_web.py) feeds the same bytes to the page."""
+    import scoreboard
+
+    _need()
+    r = pico.scoreboard_run()
+    sim, watch = pico.scoreboard_harness(r)
+    said = r.lines()
+    assert [s for _, s in said] == [s for _, s in sim.events]
+    for (tp, s), (ts, _) in zip(said, sim.events):  # (the harness's chores pass: 256 ms;
+        assert abs(tp - ts) <= (260 if s.startswith("state") or ts < 1  # start-up as in
+                                else TOLERANCE_MS), (s, tp, ts)  # assert_same)
+    states = [(t, s) for t, s in said if s.startswith("state ")]
+    assert len(states) == 2 and all(
+        0 < t - typed < 100 for (t, _), (typed, _) in zip(states, pico.SB_TYPED)), states
+    raw = r.console_bytes()
+    assert any(b"\x1b]0;" in b for _, b in raw), "no status bar: not the console's own bytes"
+    board = scoreboard.Scoreboard()
+    after = []
+    for t, data in raw:
+        board.feed(data.decode("utf-8", "replace").rstrip("\n"), t)
+        after.append((scoreboard.clean(data.decode("utf-8", "replace")), board.table(),
+                      board.need))
+    device = [(text, tab, need) for text, tab, need in after
+              if text and not text.startswith(pico.SUPERVISOR) and not pico.is_version(text)]
+    assert [text for text, _, _ in device] == [s for _, s in sim.events]
+    checked = 0
+    for n, want in watch.marks:
+        text, tab, need = device[n - 1]
+        if n > [s for _, s in sim.events].index(states[0][1]):
+            assert not need and tab == want, (n, text, tab, want)
+            checked += 1
+    assert checked >= 12  # (the presses after the first state line: 12)

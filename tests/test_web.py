@@ -8,6 +8,7 @@ them; CI installs them and sets QK_REQUIRE_BROWSER=1, which makes a skip a failu
 
 import os
 import time
+import wave
 
 import pytest
 
@@ -356,3 +357,327 @@ def test_the_status_line_follows_the_game_and_the_latency_says_what_it_times(chr
     assert "reveal" in status()
     latency = b.js("return document.getElementById('latency').textContent")
     assert latency.startswith("Klaxon press\u2192sound: ") and "of 1 Klaxon press." in latency
+
+
+# ------------------------------------------------------------ the scoreboard of a real board
+# The real CircuitPython firmware for the Pico plays a game in the emulator (the Pico lane:
+# pico.scoreboard_run, made once and kept for the session: the Pico lane's test of it makes
+# it, this lane finds it); its console's own bytes reach the page through a pseudo-terminal
+# pair standing in for the USB cable and ``tools/dev.py web --serial`` (tools/web.py's
+# bridge), or through the page's Web Serial reader, whose port is stood in for at the
+# JavaScript level (a headless Chromium has no USB port to grant) and fed the same bytes.
+# The page asks for the whole state by writing a byte: the recording holds the board's
+# answer to a byte typed at that moment of the game, which is given to the page only once
+# it has asked.
+import base64  # noqa: E402
+
+import pico  # noqa: E402
+import scoreboard  # noqa: E402
+
+SUPERVISOR = pico.SUPERVISOR
+REPLAY_GAP_S = 0.06  # between the recorded presses' lines, in the replay (they came seconds apart)
+
+
+@pytest.fixture(scope="module")
+def game():
+    """(the board's console lines as bytes [(t_ms, bytes)], the harness after the same
+    presses and dice, its Watch)."""
+    why = pico.missing()
+    if why:
+        if os.environ.get("QK_REQUIRE_PICO"):
+            pytest.fail(why)
+        pytest.skip(why)
+    r = pico.scoreboard_run()
+    sim, watch = pico.scoreboard_harness(r)
+    return r.console_bytes(), sim, watch
+
+
+class JsPort:
+    """The Web Serial port stood in for in the page (navigator.serial, before app.js runs):
+    its reads come from ``write``, its writes are kept for ``asks``; ``pull`` ends the read
+    as a lost device does and says "disconnect", ``plug`` says "connect"."""
+
+    SCRIPT = """
+    (() => {
+      const port = new EventTarget();
+      let feed = null;
+      window.qkPort = { written: [], opens: 0,
+        write(b64) { const s = atob(b64); const a = new Uint8Array(s.length);
+          for (let i = 0; i < s.length; i++) a[i] = s.charCodeAt(i); feed.enqueue(a); },
+        pull() { feed.error(new DOMException('The device has been lost.', 'NetworkError'));
+          port.readable = null; const e = new Event('disconnect'); e.port = port;
+          navigator.serial.dispatchEvent(e); },
+        plug() { const e = new Event('connect'); e.port = port; navigator.serial.dispatchEvent(e); } };
+      port.open = async (options) => {
+        if (options.baudRate !== 115200) throw new Error('baud ' + options.baudRate);
+        qkPort.opens++;
+        port.readable = new ReadableStream({ start(c) { feed = c; } });
+        port.writable = new WritableStream({ write(chunk) { qkPort.written.push(...chunk); } });
+      };
+      port.close = async () => {};
+      port.getInfo = () => ({ usbVendorId: 0x239a, usbProductId: 0x80f4 });
+      const serial = new EventTarget();
+      serial.requestPort = async () => port;
+      serial.getPorts = async () => [port];
+      Object.defineProperty(navigator, 'serial', { value: serial, configurable: true });
+    })();
+    """
+
+    def __init__(self, b):
+        self.b = b
+
+    def write(self, data):
+        self.b.js("qkPort.write(arguments[0])", base64.b64encode(data).decode())
+
+    def asks(self):
+        return bytes(self.b.js("return qkPort.written.splice(0)"))
+
+    def pull(self):
+        self.b.js("qkPort.pull()")
+
+    def plug(self):
+        self.b.js("qkPort.plug()")
+
+
+def wait(b, script, timeout=5.0, every=0.02):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        got = b.js(script)
+        if got:
+            return got
+        time.sleep(every)
+    raise AssertionError("waited %.1f s for: %s" % (timeout, script))
+
+
+def replay(b, link, lines, asked=(), at=None, klaxon_s=0, gap_s=REPLAY_GAP_S):
+    """Give the page ``lines`` ([(t_ms, bytes)]) through ``link``, presses' lines apart as
+    they came (a press's lines together), and a recorded ``state`` line only once the
+    page has asked for it (``asked``: the indexes of those it must ask for; the others
+    come unasked, as if another program had asked); ``at``: (a line, what to do once
+    the page has shown it); ``klaxon_s``: wait this long after a klaxon's line (its
+    sound over before the next press's, as on the board); ``gap_s``: between presses.
+    Returns the asks seen."""
+    asks = unanswered = 0
+    last_t = None
+    for i, (t, data) in enumerate(lines):
+        got = link.asks()
+        assert got.replace(b"\n", b"") == b"", "the page sent the board %r" % got
+        asks += len(got)
+        unanswered += len(got)
+        if i in asked:  # the page must have asked before the board's answer comes
+            end = time.monotonic() + 3
+            while time.monotonic() < end and not unanswered:
+                got = link.asks()
+                asks += len(got)
+                unanswered += len(got)
+                time.sleep(0.01)
+            assert unanswered, "the page did not ask for the state"
+            unanswered = 0
+        if last_t is not None and t - last_t > 5:
+            time.sleep(gap_s)
+        last_t = t
+        link.write(data)
+        if klaxon_s and scoreboard.clean(data.decode("utf-8", "replace")).startswith("klaxon"):
+            time.sleep(klaxon_s)
+        if at and scoreboard.clean(data.decode("utf-8", "replace")) == at[0]:
+            time.sleep(0.3)
+            at[1]()
+            at = None
+    time.sleep(0.5)
+    got = link.asks()
+    assert got.replace(b"\n", b"") == b"", "the page sent the board %r" % got
+    return asks + len(got)
+
+
+def device_trace(b):
+    """The page's [line, its game after it] for the board's own lines (CircuitPython's,
+    the firmware's version and blank ones left out), lines as a terminal shows them."""
+    out = []
+    for text, table in b.js("return qk.board.trace"):
+        text = scoreboard.clean(text)
+        if text and not text.startswith(SUPERVISOR) and not pico.is_version(text):
+            out.append((text, table))
+    return out
+
+
+def assert_follows(sim, watch, trace, first):
+    """The page's lines are the board's from harness line ``first`` on, and after every
+    press's lines after its first state line, its game is the harness's."""
+    said = [s for _, s in sim.events]
+    assert [text for text, _ in trace] == said[first:first + len(trace)]
+    synced = first + next(i for i, (text, _) in enumerate(trace) if text.startswith("state"))
+    checked = 0
+    for n, want in watch.marks:
+        if n - 1 >= synced and n - 1 - first < len(trace):
+            text, table = trace[n - 1 - first]
+            assert table == want, "after %r: page %s, harness %s" % (text, table, want)
+            checked += 1
+    return checked
+
+
+@pytest.fixture
+def cable(tmp_path):
+    c = browser.Cable(tmp_path)
+    yield c
+    c.close()
+
+
+def state_lines(lines):
+    """The indexes of the board's ``state`` lines (answers to a byte typed)."""
+    return [i for i, (_, data) in enumerate(lines)
+            if scoreboard.clean(data.decode("utf-8", "replace")).startswith("state")]
+
+
+def test_the_scoreboard_of_a_real_board_read_by_the_server(game, cable):
+    """`tools/dev.py web --serial PORT`, the board plugged in before the page opens: the
+    page says it is connected, asks once for the whole state, and then holds, after every
+    press's lines, the harness's game for the same presses; it plays the board's sounds,
+    one a press (the reveal's chime, not the blip of the mark that completes it), and
+    shows the roll, the end and the winners."""
+    lines, sim, watch = game
+    states = state_lines(lines)
+    with wave.open(os.path.join(ROOT, "sounds", "klaxon.wav")) as w:
+        klaxon_s = w.getnframes() / w.getframerate() + 0.1
+    with browser.Browser(serial=cable.link) as b:
+        b.open("")
+        wait(b, "return qk.board && qk.board.connected")
+        assert b.js("return qk.mode") == "board"
+        started = time.monotonic()
+        asks = replay(b, cable, lines, asked=states[:1], klaxon_s=klaxon_s,
+                      gap_s=0.15)  # (presses read well apart, however busy the machine)
+        took = time.monotonic() - started
+        trace = device_trace(b)
+        checked = assert_follows(sim, watch, trace, 0)
+        assert checked >= 12 and asks == 1, (checked, asks)  # (the presses after the state: 12)
+        printed = {t for t, _ in sim.events}  # (what a press that prints nothing sounds, the
+        played = [name for _, name in b.js("return qk.board.heard")]  # page cannot know)
+        assert played == [name for t, name in sim.sounds() if t in printed]
+        assert {"klaxon", "denied", "blip", "done"} <= set(played)
+        view = b.js("return qk.board.view")
+        r = sim.device.r
+        squares = [r.P[i] for i in range(4)]
+        winners = [s for s in range(4) if squares[s] == max(squares)]
+        assert (view["players"], view["phase"], view["positions"], view["winners"]) == (
+            4, "over", squares, winners)
+        roll = [int(x) for _, s in sim.events if s.startswith("roll ") for x in s.split()[1:]]
+        assert view["roll"] == roll and view["question"] == roll[0] * 100 + roll[1] * 10 + roll[2]
+        shown = b.js("return [...document.querySelectorAll('#sb-seats li')].map(li => "
+                     "li.getAttribute('aria-label'))")
+        assert [("winner" in x) for x in shown] == [s in winners for s in range(4)], shown
+        assert all(x.startswith("Seat %d: square %d" % (s, squares[s])) for s, x in enumerate(shown))
+        print("\nreplayed %d lines in %.1f s; %d presses checked" % (len(lines), took, checked))
+
+
+def test_joining_mid_game_shows_the_game_within_a_second(game, cable):
+    """The page opens while the board is in the middle of a reveal, its first bytes the
+    tail of a line: that fragment is shown as it came and changes nothing; the page asks,
+    shows the board's game within a second of connecting, and follows it to the end."""
+    lines, sim, watch = game
+    states = state_lines(lines)
+    start = states[1]  # the board is asked mid-game here: the page joins just before
+    with browser.Browser(serial=cable.link) as b:
+        b.open("")
+        wait(b, "return qk.board && qk.board.connected")
+        joined = time.monotonic()
+        cable.write(lines[start - 1][1][-7:])  # the end of a line: what a port gives mid-line
+        time.sleep(0.1)
+        asks = replay(b, cable, lines[start:start + 1], asked=(0,))
+        wait(b, "return qk.board.view && qk.board.view.synced", timeout=1.0)
+        shown_in = time.monotonic() - joined
+        asks += replay(b, cable, lines[start + 1:])
+        trace = device_trace(b)
+        fragment = scoreboard.clean(lines[start - 1][1][-7:].decode())
+        assert trace[0][0] == fragment and trace[0][1] is None  # not parsed: nothing changed
+        first = [s for _, s in sim.events].index(scoreboard.clean(lines[start][1].decode()))
+        assert assert_follows(sim, watch, trace[1:], first) >= 7  # (from the reveal: 8)
+        assert asks == 1 and shown_in < 1.0, (asks, shown_in)
+        log = b.js("return [...document.querySelectorAll('#log li')].map(li => [li.className, "
+                   "li.textContent])")
+        assert log[0] == ["raw", fragment]
+
+
+def pull_and_plug(b, link, lines, harness_state, tmp_path=None):
+    """Garbage, a cable pulled out mid-game and plugged back in: the page says so, asks
+    again, and is the board's game again."""
+    states = state_lines(lines)
+    cut = states[1]
+    asks = replay(b, link, lines[:cut], asked=states[:1])
+    before = b.js("return qk.board.view")
+    garbage = [b"\x00\x01\x02\xff\xfe garbage\r\n", bytes(range(256)) + b"\r\n",
+               b"at 1 2\r\n", b"answer 9\r\n", b"state 1 2 3\r\n", b"\x1b[31mklaxon\r\n",
+               b"x" * 5000, b"\r\n", "\u00e9\u00e8 \ud83d\udc0d\r\n".encode("utf-8", "surrogatepass")]
+    for g in garbage:
+        link.write(g)
+        time.sleep(0.02)
+    time.sleep(0.3)
+    after = b.js("return qk.board.view")
+    assert after == before, "garbage changed the game"
+    assert link.asks() == b"", "garbage made the page ask"
+    link.pull()
+    wait(b, "return !qk.board.connected")
+    said = b.js("return document.getElementById('sb-link').textContent")
+    assert "plug it back in" in said or "not there" in said, said
+    assert "Not connected" in b.js("return document.getElementById('status').textContent")
+    link.plug()
+    wait(b, "return qk.board.connected", timeout=5)
+    asks += replay(b, link, lines[cut:], asked=(0,))
+    view = b.js("return qk.board.view")
+    assert view["synced"] and not view["need"]
+    return asks
+
+
+def test_garbage_and_a_pulled_cable_through_the_server(game, cable):
+    lines, sim, watch = game
+    with browser.Browser(serial=cable.link) as b:
+        b.open("")
+        wait(b, "return qk.board && qk.board.connected")
+        asks = pull_and_plug(b, cable, lines, sim)
+        assert asks == 2
+        trace = device_trace(b)
+        assert trace[-1][1] == watch.marks[-1][1]
+        log = b.js("return [...document.querySelectorAll('#log li.raw')].map(li => li.textContent)")
+        assert any("garbage" in x for x in log) and any(x.startswith("xxxx") for x in log)
+
+
+def test_the_scoreboard_read_by_web_serial(game):
+    """"Connect a board" with Web Serial (its port stood in for: the same bytes): the same
+    game after every press as the harness's; then garbage, the cable pulled out (the read
+    ends, "disconnect") and plugged back in ("connect"): the page opens the port again,
+    asks, and follows the rest. The screenshot is docs/scoreboard.md's (QK_SHOTS=docs)."""
+    lines, sim, watch = game
+    states = state_lines(lines)
+    with browser.Browser() as b:
+        b.d.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": JsPort.SCRIPT})
+        b.open("?seed=1")
+        assert b.js("return qk.mode") is None  # the page's own board, until connected
+        b.d.find_element("id", "connect").click()
+        wait(b, "return qk.board && qk.board.connected")
+        port = JsPort(b)
+        shot = os.path.join(SHOTS, "scoreboard.png")  # (docs/scoreboard.md's: the reveal,
+        asks = replay(b, port, lines, asked=states[:1],  # a Klaxon penalty being counted)
+                      at=("count 3", lambda: b.screenshot(shot)))
+        checked = assert_follows(sim, watch, device_trace(b), 0)
+        assert checked >= 12 and asks == 1
+        assert b.js("return qk.board.source") == "web serial"
+        assert b.js("return document.getElementById('a').disabled") is True
+        b.open("?seed=1")  # (the page afresh, the same browser: its port stood in for again)
+        b.d.find_element("id", "connect").click()
+        wait(b, "return qk.board && qk.board.connected")
+        port = JsPort(b)
+        assert pull_and_plug(b, port, lines, sim) == 2
+        assert b.js("return qkPort.opens") == 2
+        assert device_trace(b)[-1][1] == watch.marks[-1][1]
+
+
+def test_connect_a_board_without_web_serial_says_what_to_run(chromium):
+    """A browser with no Web Serial (Firefox, Safari): "Connect a board" says to run the
+    server with --serial, and the page's own board goes on."""
+    b = chromium
+    b.open("?seed=1")
+    b.js("Object.defineProperty(navigator, 'serial', {value: undefined, configurable: true})")
+    b.d.find_element("id", "connect").click()
+    help_text = b.js("return document.getElementById('connect-help').textContent")
+    assert "--serial PORT" in help_text and "Chrome" in help_text
+    assert b.js("return qk.mode") is None
+    play(b, [("b", 0.08, 0.3)])
+    assert b.trace()["state"]["phase"] == "answering"

@@ -8,6 +8,7 @@ import json
 import os
 import tarfile
 import threading
+import urllib.error
 import urllib.request
 
 import pytest
@@ -203,3 +204,119 @@ def test_the_page_makes_a_tap_with_no_time_in_it_a_tap_and_follows_the_game_in_i
     with open(os.path.join(web.WEB, "app.js")) as f:
         app = f.read()
     assert "f.status" in app and 'status("Ready: a new game")' not in app
+
+
+def _pty_link(folder):
+    """A pseudo-terminal pair standing in for a board's USB cable, behind a fixed name."""
+    import tty
+
+    master, slave = os.openpty()
+    tty.setraw(slave)
+    name = os.ttyname(slave)
+    os.close(slave)
+    link = os.path.join(str(folder), "board")
+    os.symlink(name, link + ".new")
+    os.replace(link + ".new", link)
+    return master, link
+
+
+class _Listener:
+    """A page listening to ``serial/events``: ``until(want)`` reads messages until
+    ``want(messages)`` (or 5 s), and returns them all."""
+
+    def __init__(self, url):
+        import queue
+
+        self.got = queue.Queue()
+        self.seen = []
+        threading.Thread(target=self._read, args=(url,), daemon=True).start()
+
+    def _read(self, url):
+        try:
+            with URLOPEN(url, timeout=10) as r:
+                for raw in r:
+                    if raw.startswith(b"data: "):
+                        self.got.put(json.loads(raw[6:]))
+        except Exception:
+            pass
+
+    def until(self, want, timeout=5.0):
+        import queue
+        import time
+
+        end = time.monotonic() + timeout
+        while time.monotonic() < end and not want(self.seen):
+            try:
+                self.seen.append(self.got.get(timeout=0.05))
+            except queue.Empty:
+                pass
+        return self.seen
+
+
+def test_the_server_reads_a_board_s_port_line_by_line_and_asks_it_with_one_byte(tmp_path):
+    """--serial: the bridge opens the port, sends each console line (escapes and all, as
+    read) with the time it was read, writes one byte on ``POST serial/ask``, says when the
+    port is gone and opens it again when it is back."""
+    import time
+
+    master, link = _pty_link(tmp_path)
+    bridge = web.SerialBridge(link).start()
+    httpd = web.server(0, bridge=bridge)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    base = "http://127.0.0.1:%d/" % httpd.server_port
+    try:
+        end = time.monotonic() + 5
+        while not bridge.status["connected"] and time.monotonic() < end:
+            time.sleep(0.02)
+        with URLOPEN(base + "serial") as r:
+            assert json.load(r)["connected"] is True
+        page = _Listener(base + "serial/events")
+        assert page.until(lambda m: m)[0]["kind"] == "status"  # (listening: the status first)
+        before = time.time() * 1000
+        os.write(master, b"\x1b]0;code.py\x1b\\new\r\nat 0 0 0 0\r\nklax")
+        got = page.until(lambda m: len(m) >= 3)
+        assert got[0]["kind"] == "status" and got[0]["connected"]
+        assert [m["text"] for m in got[1:3]] == ["\x1b]0;code.py\x1b\\new\r", "at 0 0 0 0\r"]
+        assert before <= got[1]["t"] <= time.time() * 1000
+        req = urllib.request.Request(base + "serial/ask", method="POST")
+        with URLOPEN(req) as r:
+            assert r.status == 204
+        time.sleep(0.2)
+        assert os.read(master, 100) == b"\n"  # one byte, nothing else
+        os.close(master)  # the cable pulled out: the partial line goes, then the status
+        got = page.until(lambda m: any(x["kind"] == "status" and not x["connected"] for x in m))
+        assert [m["text"] for m in got if m["kind"] == "line"][-1] == "klax"
+        assert not got[-1]["connected"] and "plug" in got[-1]["why"]
+        master, link = _pty_link(tmp_path)  # plugged back in (a new tty, the same name)
+        end = time.monotonic() + 5
+        while not bridge.status["connected"] and time.monotonic() < end:
+            time.sleep(0.02)
+        assert bridge.status["connected"]
+    finally:
+        bridge.stop()
+        httpd.shutdown()
+        httpd.server_close()
+        os.close(master)
+
+
+def test_without_serial_the_page_runs_its_own_board(registry, tmp_path):
+    web.install(out=lambda *a: None)
+    site = web.publish(str(tmp_path / "site"))
+    httpd = web.server(0, site)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    try:
+        with pytest.raises(urllib.error.HTTPError) as e:
+            URLOPEN("http://127.0.0.1:%d/serial" % httpd.server_port)
+        assert e.value.code == 404
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+    for name in ("scoreboard.js", "device/tools/scoreboard.py", "device/lib/qiklaxon/layout.py"):
+        assert os.path.isfile(os.path.join(site, name)), name
+
+
+@pytest.mark.parametrize("argv, says", [(["--serial", " "], "needs the board's port"),
+                                        (["--serial", "/dev/x", "--publish", "y"], "one or the other")])
+def test_bad_serial_flags_exit_2_with_a_message(argv, says, capsys):
+    assert web.main(argv) == 2
+    assert says in capsys.readouterr().err

@@ -13,6 +13,7 @@ wasm fuel). Prints one table; the last line is ``budgets: N ok, M over``.
 import argparse
 import os
 import random
+import shutil
 import statistics
 import subprocess
 import sys
@@ -236,6 +237,56 @@ def browser_rows(presses=20):
             "wasm": sum(n for name, n in sizes if name.endswith(".wasm"))}
 
 
+def scoreboard_rows(lines=40, gap_s=0.15):
+    """The page as a real board's scoreboard (tools/dev.py web --serial, a pseudo-terminal
+    pair for the USB cable): a game's console lines, as the harness's board prints them,
+    written one at a time; for each, from the moment it leaves the port (written into
+    the cable) to the scoreboard updated (the animation frame after the page showed it)
+    and its sound started (its start on the audio clock plus the output's buffer), in
+    ms. None without a browser."""
+    import tempfile
+
+    import browser
+    import harness
+    import scenario
+
+    try:
+        browser.find()
+    except browser.Unavailable:
+        return None
+    sim = harness.Sim(players=4)
+    sim.type_in(50 * 1000)
+    sim.play(scenario.taps(scenario.GAME), scenario.GAME_MS)
+    said = [line for _, line in sim.events][:lines]
+    folder = tempfile.mkdtemp(prefix="qk-bench-cable-")
+    cable = browser.Cable(folder)
+    try:
+        with browser.Browser(serial=cable.link) as b:
+            b.open("")
+            end = time.monotonic() + 10
+            while not b.js("return qk.board && qk.board.connected") and time.monotonic() < end:
+                time.sleep(0.02)
+            written = []
+            for line in said:
+                cable.asks()
+                written.append(time.time() * 1000)
+                cable.write(line.encode() + b"\r\n")
+                time.sleep(gap_s)
+            time.sleep(0.3)
+            got = b.js("return qk.board.lines")
+    finally:
+        cable.close()
+        shutil.rmtree(folder, ignore_errors=True)
+    if len(got) != len(said):
+        raise SystemExit("scoreboard run: %d lines written, the page got %d" % (len(said),
+                                                                                len(got)))
+    out = []
+    for w, r in zip(written, got):
+        shown = r.get("frame") or r["shown"]
+        out.append((max(shown, r["sound"] or 0) - w, r["read"] - w, r["sound"] is not None))
+    return out
+
+
 def missing(required):
     """A row whose tool is not here: skipped (None), or over (False) where CI requires
     it (``required``: the environment variable .ci/run sets)."""
@@ -424,6 +475,19 @@ def main(argv=None):
                                              med / 1000), m <= 20)
         row("web page: bytes transferred (uncompressed, uncached)", "(info)",
             "%.0f KB (the WebAssembly VM %.0f KB)" % (w["bytes"] / 1024, w["wasm"] / 1024), None)
+    sb = scoreboard_rows()
+    if sb is None:
+        import browser
+
+        row("a board's console line -> the page's scoreboard and sound (serial, median)",
+            "<= 50 ms", "not measured: " + browser.HOW_TO_GET, missing("QK_REQUIRE_BROWSER"))
+    else:
+        m = statistics.median(x for x, _, _ in sb)
+        row("a board's console line -> the page's scoreboard and sound (serial, median)",
+            "<= 50 ms", "%.1f ms median, %.1f worst (%d lines, %d with a sound; the port to "
+            "the server's read %.1f ms; --serial, headless Chromium)" % (
+                m, max(x for x, _, _ in sb), len(sb), sum(1 for _, _, s in sb if s),
+                statistics.median(x for _, x, _ in sb)), m <= 50)
     d = deploy_bytes()
     row("bytes a deploy copies, per build (as .py)", "<= 200 KB",
         ", ".join("%s %.0f KB" % (k, n / 1024) for k, n in sorted(d.items())),

@@ -58,14 +58,17 @@ def find():
 class Browser:
     """web/ served on a free port of 127.0.0.1, and one headless Chromium on it."""
 
-    def __init__(self, width=1280, height=800):
+    def __init__(self, width=1280, height=800, serial=None):
+        """``serial``: a port the server reads as ``tools/dev.py web --serial`` does (the
+        page is then that board's scoreboard)."""
         chromium, driver = find()
         from selenium import webdriver
         from selenium.webdriver.chrome.service import Service
 
         web.install()
         web.stage()
-        self.httpd = web.server(0)
+        self.bridge = web.SerialBridge(serial).start() if serial else None
+        self.httpd = web.server(0, bridge=self.bridge)
         self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
         self.thread.start()
         self.base = "http://127.0.0.1:%d/" % self.httpd.server_port
@@ -80,6 +83,8 @@ class Browser:
             self.d = webdriver.Chrome(service=Service(driver), options=opts)
         except Exception:
             self.httpd.shutdown()
+            if self.bridge:
+                self.bridge.stop()
             shutil.rmtree(self.profile, ignore_errors=True)
             raise
 
@@ -93,6 +98,8 @@ class Browser:
         try:
             self.d.quit()
         finally:
+            if self.bridge:
+                self.bridge.stop()
             self.httpd.shutdown()
             self.httpd.server_close()
             shutil.rmtree(self.profile, ignore_errors=True)
@@ -151,3 +158,49 @@ class Browser:
         os.makedirs(os.path.dirname(path), exist_ok=True)
         self.d.save_screenshot(path)
         return path
+
+
+class Cable:
+    """A board's USB cable, stood in for by a pseudo-terminal pair (the tests, the
+    benchmark): ``write`` puts a board's bytes into one end; the page's server
+    (``Browser(serial=cable.link)``, as ``tools/dev.py web --serial``) reads the other by
+    a fixed name (a link, as /dev/serial/by-id/... names a board whatever tty it gets),
+    so ``pull`` and ``plug`` are a cable pulled out and a new pair behind the same name;
+    ``asks`` is what the page sent the board since it was last read."""
+
+    def __init__(self, folder):
+        self.link = os.path.join(str(folder), "board")
+        self.master = None
+        self.plug()
+
+    def plug(self):
+        import tty
+
+        self.master, slave = os.openpty()
+        tty.setraw(slave)
+        name = os.ttyname(slave)
+        os.close(slave)
+        os.set_blocking(self.master, False)
+        os.symlink(name, self.link + ".new")
+        os.replace(self.link + ".new", self.link)
+
+    def pull(self):
+        os.close(self.master)
+        self.master = None
+
+    def write(self, data):
+        while data:  # (the pty takes about 4 KB at a time)
+            try:
+                data = data[os.write(self.master, data):]
+            except BlockingIOError:
+                time.sleep(0.005)
+
+    def asks(self):
+        try:
+            return os.read(self.master, 4096)
+        except OSError:  # nothing yet (or no reader at the other end)
+            return b""
+
+    def close(self):
+        if self.master is not None:
+            self.pull()

@@ -238,6 +238,9 @@ SLEEP = ("Untouched for 15 minutes a Bluefruit or a Pico sleeps, dark: only the 
 NOTES = (("Before the first question", FIRST), ("The Klaxon", KLAXON), ("The reveal", REVEAL),
          ("Counts", COUNTS), ("The roll", ROLL), ("A buzz", BUZZ), ("One button", ONE),
          ("Only an LED (a Pico)", LED), ("Sleep", SLEEP))
+# How to open the scoreboard (docs/scoreboard.md), any build: one line, beside the card's title
+# (the notes fill the page)
+SCREEN, SCREEN_RUN = "The whole game on a screen", "python3 tools/dev.py web"
 
 
 def note(text, long_ms=LONG_MS):
@@ -285,6 +288,9 @@ def markdown(long_ms=LONG_MS):
                 for p, c, _ in PREVIEWS) + ".", ""]
     for head, text in NOTES:
         out += ["**%s.** %s" % (head, note(text, long_ms)), ""]
+    # (the path as words, not a link: this text is the README's and docs/card.md's alike)
+    out += ["**%s.** `%s`, then Connect a board (docs/scoreboard.md)." % (SCREEN, SCREEN_RUN),
+            ""]
     return "\n".join(out)
 
 
@@ -372,9 +378,15 @@ def svg(long_ms=LONG_MS):
            'viewBox="0 0 %d %d" font-family="Helvetica, Arial, sans-serif">' % (W, H),
            '<rect width="100%%" height="100%%" fill="%s"/>' % PAPER]
     m = 30  # the margin
-    _text(out, m, m + 16, "QI Klaxon: the table card", size=20, bold=True)
-    _text(out, W - m, m + 16, "keep it by the Question Master", size=10, colour=FAINT,
+    title = "QI Klaxon: the table card"
+    _text(out, m, m + 16, title, size=20, bold=True)
+    _text(out, W - m, m + 3, "keep it by the Question Master", size=10, colour=FAINT,
           anchor="end")
+    room = W - 2 * m - len(title) * 20 * 0.6 - 20  # beside the title (bold: 0.6 em a letter)
+    screen = "%s: %s, then Connect a board" % (SCREEN, SCREEN_RUN)
+    if len(_wrap(screen, room, 10.5)) > 1:
+        raise ValueError("the scoreboard's line is longer than the room beside the title")
+    _text(out, W - m, m + 16, screen, size=10.5, anchor="end")
     # the ring, left; the sounds and holds, right
     y0 = m + 40
     _text(out, m, y0, "The ring: one light a seat", size=12, bold=True)
@@ -473,6 +485,13 @@ def readme(text):
 def main(argv):
     """Write docs/card.svg, docs/card.md and the README's copy (--check: exit 1 if any
     differs from what the tables make)."""
+    if "-h" in argv or "--help" in argv:
+        print(__doc__.split("\n\n")[1].strip("\n"))
+        return 0
+    unknown = sorted(set(argv) - {"--check"})
+    if unknown:
+        print("card.py: unknown argument %s (see --help)" % " ".join(unknown), file=sys.stderr)
+        return 2
     made = {"docs/card.svg": svg(), "docs/card.md": markdown()}
     with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as f:
         made["README.md"] = readme(f.read())

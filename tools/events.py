@@ -150,6 +150,12 @@ def parse(line):
         return _WORDS[word], {}
     if word == "at" and nums:
         return "positions", {"positions": nums}
+    # --- issue 25: the whole state, which the board prints when a host asks (one byte on
+    # its console; hardware/device.py): the referee's S, u, then each seat's square, as
+    # numbers (tools/scoreboard.py reads them); none: a pure Klaxon
+    if word == "state" and nums is not None:
+        return "state", {"numbers": nums}
+    # --- end of issue 25's hunk
     if line == "game over":
         return "over", {}
     if line.startswith("fault cleared:"):
@@ -237,6 +243,8 @@ def sentence(name, f):
         return "game over"
     if name == "error":
         return f["message"]
+    if name == "state":  # (issue 25: the board's whole state, asked for)
+        return "the board's whole state%s" % ("" if f["numbers"] else ": a pure Klaxon")
     if name == "console":
         return f["line"]
     return name

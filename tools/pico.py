@@ -64,6 +64,11 @@ SUPERVISOR = ("Adafruit CircuitPython", "Board ID:", "UID:", "boot.py output:", 
               "soft reboot", "safemode.py output:")
 
 
+def is_version(line):
+    """Whether a console line is code.py's first, the firmware's version."""
+    return bool(deploy.VERSION_LINE.match(line))
+
+
 def kit():
     """The kit's folder (run.mjs and the firmware), or None: ``$QK_PICO_KIT`` when it is
     set (then only that one: a mistyped path is said, not passed over), else
@@ -248,14 +253,18 @@ def nvm_of(flash_path):
         return f.read(4096)
 
 
-def events(steps, offset=OFFSET):
+def events(steps, offset=OFFSET, typed=()):
     """run.mjs ``--events`` for harness steps [(t_ms, pressed, control)]: a press drives
     the pin low (the buttons go to GND), a release lets go of it (``null``: the pull-up
-    decides, as with a real contact). ``t_ms`` may have fractions (bounce)."""
+    decides, as with a real contact). ``t_ms`` may have fractions (bounce). ``typed``:
+    [(t_ms, text)] a host types on the console (as ``Sim.type_in``: one byte asks the
+    board for its whole state)."""
     out = []
     for t, pressed, control in steps:
         out.append({"t": round(t + offset, 6), "pin": PINS[control],
                     "value": 0 if pressed else None})
+    for t, text in typed:
+        out.append({"t": round(t + offset, 6), "serial": text})
     out.sort(key=lambda e: e["t"])
     return out
 
@@ -289,6 +298,14 @@ class Run:
         self.wall = wall
         self.cmd = cmd
         self.stderr = stderr
+        # the console's bytes as the firmware wrote them (run(raw=True)): [(t_ms, bytes)]
+        self.raw = []
+        for line in stderr.splitlines():
+            if line.startswith("RAW "):
+                _, source, t, text = line.split(" ", 3)
+                if source in ("uart0", "usb"):
+                    self.raw.append((float(t) - offset, source,
+                                     json.loads(text).encode("latin1")))
 
     def kind(self, *kinds):
         return [r for r in self.records if r["kind"] in kinds]
@@ -303,7 +320,7 @@ class Run:
         """[(t_ms, line)] the device printed: the console less CircuitPython's own lines and
         code.py's first, the firmware's version (version.txt: the harness has no drive)."""
         return [(t, s) for t, s in self.console() if s and not s.startswith(SUPERVISOR)
-                and not deploy.VERSION_LINE.match(s)]
+                and not is_version(s)]
 
     def canonical(self):
         """The device's lines as ``Scenario.canonical()`` has them: "t_ms line"."""
@@ -343,6 +360,24 @@ class Run:
     def sleeps(self):
         return [(r["t"], r["text"]) for r in self.kind("sleep")]
 
+    def console_bytes(self, source="uart0"):
+        """[(t_ms, bytes)]: the console's bytes as the firmware wrote them, a line at a time
+        (status-bar and colour escapes, carriage returns and all), each at the time of its
+        last byte, as a serial port hands them to a host (``run(raw=True)``)."""
+        out = []
+        buf = b""
+        for t, src, data in self.raw:
+            if src != source:
+                continue
+            for i in range(len(data)):
+                buf += data[i:i + 1]
+                if data[i:i + 1] == b"\n":
+                    out.append((t, buf))
+                    buf = b""
+        if buf:
+            out.append((self.raw[-1][0], buf))
+        return out
+
     def code_starts(self):
         """Times code.py (or safemode.py) started: one per boot."""
         return [t for t, s in self.console() if s.startswith(("code.py output:",
@@ -381,14 +416,17 @@ def command(drive=None, steps=(), ms=5000, flash_in=None, flash_out=None, label=
     return cmd
 
 
-def run(drive=None, steps=(), ms=5000, offset=OFFSET, timeout=600, nice=None, **kw):
+def run(drive=None, steps=(), ms=5000, offset=OFFSET, timeout=600, nice=None, typed=(),
+        raw=False, **kw):
     """Boot the firmware on ``drive``'s image (or ``flash_in``, a whole flash saved by an
     earlier run's ``flash_out``), play ``steps`` (harness steps, in the harness's ms),
     run until ``ms`` harness ms (``until``: a console text that ends it sooner; ``cut``:
     a power cut after that flash operation; ``nice``: the emulator's niceness, so that a
     long run started first keeps its core). Other options: ``no_usb`` (no USB host:
     deep sleep is real), ``ws2812`` (decode GP22), ``log_flash``, ``pins`` (the pins
-    whose gpio/pwm lines to keep; None: all), ``max_resets``. Returns a ``Run``."""
+    whose gpio/pwm lines to keep; None: all), ``max_resets``, ``typed`` ([(t_ms, text)]
+    typed on the console), ``raw`` (keep the console's bytes: ``Run.console_bytes``).
+    Returns a ``Run``."""
     import time
 
     nice = NICE if nice is None else nice
@@ -396,9 +434,11 @@ def run(drive=None, steps=(), ms=5000, offset=OFFSET, timeout=600, nice=None, **
     try:
         ev = os.path.join(tmp, "events.json")
         with open(ev, "w") as f:
-            json.dump(events(steps, offset), f)
+            json.dump(events(steps, offset, typed), f)
         cmd = command(drive, steps, ms, offset=offset, events_path=ev, **kw)
         env = dict(os.environ)
+        if raw:
+            env["RAW_CONSOLE"] = "1"  # (run.mjs: every console write, on stderr)
         lib = rp2040js()
         if lib:
             env["RP2040JS"] = lib
@@ -639,3 +679,110 @@ def replay(steps, game_saves, k, lead=300):
     shift = first - lead
     out = [(t - shift, p, c) for t, p, c in steps if t_prev < t <= game_saves[k].t]
     return out, int(game_saves[k].t - shift) + 150
+
+
+# ------------------------------------------------------------------ a run kept for the session
+def cache_folder():
+    """Where ``run_cached`` keeps runs: ``$QK_PICO_CACHE``, else a folder of this user's in
+    the temporary folder (the host suite and the browser lane are two pytest processes)."""
+    import tempfile as _t
+
+    return os.environ.get("QK_PICO_CACHE") or os.path.join(
+        _t.gettempdir(), "qk-pico-cache-%d" % os.getuid())
+
+
+def run_cached(settings, steps, ms, **kw):
+    """``run(Drive(settings), steps, ms, **kw)``, made once and kept (``cache_folder``),
+    named by everything that decides it: the deployed files' bytes, the firmware, the
+    runner, rp2040js's version, the script and the options. The emulator is
+    deterministic, so a run kept is the run made again; a test process that finds it
+    (the browser lane, after the Pico lane made it) saves minutes. Processes that want
+    it at once wait for the one making it (a file lock)."""
+    import fcntl
+    import hashlib
+    import pickle
+
+    d = Drive(settings)
+    try:
+        h = hashlib.sha256()
+        for folder, _, files in sorted(os.walk(d.path)):
+            for name in sorted(files):
+                path = os.path.join(folder, name)
+                h.update(os.path.relpath(path, d.path).encode() + b"\0")
+                with open(path, "rb") as f:
+                    h.update(f.read())
+        for path in (os.path.join(d.kit, FIRMWARE), os.path.join(d.kit, "run.mjs")):
+            with open(path, "rb") as f:
+                h.update(f.read())
+        h.update(repr((installed_version(os.path.join(rp2040js() or HERE, "node_modules",
+                                                        PACKAGE)) or installed_version(),
+                       list(steps), ms, sorted(kw.items()))).encode())
+        folder = cache_folder()
+        os.makedirs(folder, exist_ok=True)
+        path = os.path.join(folder, h.hexdigest()[:32] + ".pickle")
+        with open(path + ".lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            if os.path.exists(path):
+                with open(path, "rb") as f:
+                    return pickle.load(f)
+            r = run(d, steps, ms, **kw)
+            with open(path + ".tmp", "wb") as f:
+                pickle.dump(r, f)
+            os.replace(path + ".tmp", path)
+            return r
+    finally:
+        d.close()
+
+
+# ------------------------------------------------------------------ the scoreboard's game
+# A game for the scoreboard of a real board (tools/scoreboard.py; tests/test_pico.py and
+# tests/test_web.py): a roll of the dice, a question (scenario.QUESTION: a refused Klaxon,
+# the Klaxon, the marks, a Klaxon penalty counted) and the game ended at the table (B held
+# 3 s: game over, the winners). A host asks twice for the whole state (one byte typed): as
+# a page connecting at power-on would, and one joining during the reveal. Short on
+# purpose (12 s emulated, under a minute of wall): the rest of scenario.GAME (undo, a move
+# entered, a new game set up) is held to the harness's lines on this firmware by the Pico
+# lane's test_undo_a_move_the_end_and_a_new_game_at_the_table, and the scoreboard follows
+# the harness's lines through all of it (tests/test_scoreboard.py).
+SB_PLAYERS = 4
+SB_SHIFT = 600
+SB_END = 7800 + SB_SHIFT  # B held 3 s from here (half a second after the question's last
+SB_MS = SB_END + 3300 + 400  # press): the end, when it is let go; its lines are the last
+
+
+def _sb_script():
+    import scenario
+
+    shifted = ["%d %s" % (int(x.split()[0]) + SB_SHIFT, " ".join(x.split()[1:]))
+               for x in scenario.QUESTION.strip().split("\n")]
+    return "100 a\n" + "\n".join(shifted) + "\n%d b long\n" % SB_END
+
+
+SB_TYPED = ((300, "\n"), (3000 + SB_SHIFT, "\n"))
+
+
+def scoreboard_run():
+    """The scoreboard's game on the real firmware, its console's bytes kept (cached)."""
+    import scenario
+
+    return run_cached(settings_text("", players=SB_PLAYERS), scenario.taps(_sb_script()),
+                      SB_MS, typed=SB_TYPED, raw=True, pins=())
+
+
+def scoreboard_harness(r):
+    """The harness (the Pico profile) playing the scoreboard's game with the dice the
+    board rolled in run ``r`` (its ``roll`` lines: the board's own random numbers), the
+    same bytes typed, watched (tools/scoreboard.py ``Watch``): (sim, watch)."""
+    import harness as H
+    import scenario
+    import scoreboard
+
+    sim = H.Sim(settings=settings_text("", players=SB_PLAYERS), board_name="pico")
+    dice = iter([int(x) for _, s in r.lines() if s.startswith("roll ") for x in s.split()[1:]])
+    sim.device.r.dice = lambda low, high: next(dice)
+    for t, text in SB_TYPED:
+        sim.type_in(int(t * 1000), text.encode())
+    watch = scoreboard.Watch(sim)
+    with watch:
+        sim.play(scenario.taps(_sb_script()), SB_MS)
+    return sim, watch

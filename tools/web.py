@@ -2,6 +2,8 @@
 """The Klaxon in a browser: lay out, serve and publish web/ (host-only).
 
     python3 tools/dev.py web [--port N] [--no-open]   # serve it on 127.0.0.1
+    python3 tools/dev.py web --serial PORT            # ... the scoreboard of a real board
+    python3 tools/dev.py web --serial PORT --host 0.0.0.0   # ... also for a tablet or TV
     python3 tools/dev.py web --publish DIR            # a static copy for any web host
 
 The page (web/index.html, app.js, page.py) runs the unedited device files on
@@ -16,6 +18,15 @@ list for the simulated build: the firmware modules, its libraries, the WAV
 sounds) with the stand-ins the other lanes use for the board's own modules
 (tools/vmboard, tools/simboard) and tools/events.py, plus files.json, the list
 the page loads into the VM's file system.
+
+``--serial PORT``: the page is the scoreboard of a real board plugged into this
+computer (``SerialBridge``): PORT (``/dev/ttyACM0``, ``COM3``...) is read with pyserial
+at 115200 baud, and each console line goes to the page as it comes (server-sent
+events on ``serial/events``, with the time it was read); ``POST serial/ask`` writes
+one byte to the board, which answers with its whole state (hardware/device.py). A
+port that is not there, or goes (the cable pulled out), is said to the page, and
+opened again every half second until it is back. For a browser with Web Serial
+(Chrome, Edge) the page reads the port itself instead ("Connect a board").
 """
 
 import argparse
@@ -30,6 +41,8 @@ import shutil
 import subprocess
 import sys
 import tarfile
+import threading
+import time
 import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -39,7 +52,7 @@ ROOT = deploy.ROOT
 WEB = os.path.join(ROOT, "web")
 PACKAGE = "@micropython/micropython-webassembly-pyscript"
 MODULES = os.path.join(WEB, "node_modules", *PACKAGE.split("/"))
-PAGE = ("index.html", "app.js", "style.css", "page.py", "favicon.svg")
+PAGE = ("index.html", "app.js", "scoreboard.js", "style.css", "page.py", "favicon.svg")
 WASM = ("micropython.mjs", "micropython.wasm")
 # The board's own modules, as the VM and CircuitPython lanes stand them in
 STAND_INS = {
@@ -121,6 +134,10 @@ def device_files():
             files.append((os.path.join(ROOT, "tools", folder, name + ".py"),
                           "%s/%s.py" % (folder, name)))
     files.append((os.path.join(ROOT, "tools", "events.py"), "tools/events.py"))
+    # the scoreboard of a real board (tools/scoreboard.py), and the names it reads the
+    # board's state by (host-only: never on a board)
+    files.append((os.path.join(ROOT, "tools", "scoreboard.py"), "tools/scoreboard.py"))
+    files.append((os.path.join(ROOT, "lib", "qiklaxon", "layout.py"), "lib/qiklaxon/layout.py"))
     return files
 
 
@@ -202,9 +219,125 @@ def publish(out_dir):
     return out_dir
 
 
-class Handler(http.server.SimpleHTTPRequestHandler):
-    """web/ as it is on disk, never cached (an edit shows on reload), quiet."""
+BAUD = 115200  # CircuitPython's console (USB CDC ignores it; a UART console needs it)
+REOPEN_S = 0.5  # a port that is not there is tried again this often
+LINE_MAX = 4096  # bytes without a newline (noise, a wrong baud rate) go out as a line
 
+
+class SerialBridge:
+    """A board's serial console on this computer, for the pages that show it: a thread
+    reads ``port`` (pyserial) and sends each line to every page listening (``listen``),
+    with the time it was read; ``ask()`` writes one byte (the board then prints its
+    whole state). The port is opened again whenever it is gone (not plugged in yet,
+    the cable pulled out): the pages are told (``status``)."""
+
+    def __init__(self, port, baud=BAUD):
+        self.port = port
+        self.baud = baud
+        self.ser = None
+        self.lock = threading.Lock()
+        self.listeners = []
+        self.status = {"kind": "status", "port": port, "connected": False,
+                       "why": "opening %s" % port}
+        self.stopped = threading.Event()
+        self.thread = threading.Thread(target=self._run, name="serial " + port, daemon=True)
+        self.lines = 0
+
+    def start(self):
+        self.thread.start()
+        return self
+
+    def stop(self):
+        self.stopped.set()
+        self._send(None)  # the listeners end
+        self.thread.join(2)
+
+    def listen(self):
+        """A queue of what comes (dicts; None: the bridge stopped), starting with the status."""
+        import queue
+
+        q = queue.Queue()
+        with self.lock:
+            q.put(dict(self.status))
+            self.listeners.append(q)
+        return q
+
+    def forget(self, q):
+        with self.lock:
+            if q in self.listeners:
+                self.listeners.remove(q)
+
+    def _send(self, msg):
+        with self.lock:
+            if msg is not None and msg.get("kind") == "status":
+                self.status = msg
+            for q in self.listeners:
+                q.put(msg)
+
+    def ask(self):
+        """One byte to the board: it answers with its whole state. False: no port open."""
+        ser = self.ser
+        if ser is None:
+            return False
+        try:
+            ser.write(b"\n")
+            return True
+        except Exception:  # (gone meanwhile: the reader says so)
+            return False
+
+    def _state(self, connected, why):
+        if (connected, why) != (self.status["connected"], self.status["why"]):
+            self._send({"kind": "status", "port": self.port, "connected": connected, "why": why,
+                        "t": time.time() * 1000})
+
+    def _run(self):
+        import serial
+
+        while not self.stopped.is_set():
+            try:
+                ser = serial.Serial(self.port, self.baud, timeout=0.05)
+            except (serial.SerialException, OSError, ValueError) as e:
+                self._state(False, "%s is not there: plug the board in (%s)" % (
+                    self.port, getattr(e, "strerror", None) or str(e).split(":")[0]))
+                self.stopped.wait(REOPEN_S)
+                continue
+            self.ser = ser
+            self._state(True, "reading %s" % self.port)
+            buf = b""
+            try:
+                while not self.stopped.is_set():
+                    data = ser.read(ser.in_waiting or 1)
+                    if not data:
+                        continue
+                    t = time.time() * 1000
+                    buf += data
+                    while b"\n" in buf or len(buf) > LINE_MAX:
+                        i = buf.find(b"\n")
+                        line, buf = (buf[:i], buf[i + 1:]) if i >= 0 else (buf, b"")
+                        self.lines += 1
+                        self._send({"kind": "line", "text": line.decode("utf-8", "replace"),
+                                    "t": t})
+            except (serial.SerialException, OSError, TypeError) as e:  # the cable pulled out
+                if buf:
+                    self._send({"kind": "line", "text": buf.decode("utf-8", "replace"),
+                                "t": time.time() * 1000})
+                self._state(False, "the board is gone from %s: plug it back in (%s)" % (
+                    self.port, str(e).split("(")[0].strip() or type(e).__name__))
+            finally:
+                self.ser = None
+                try:
+                    ser.close()
+                except Exception:
+                    pass
+            self.stopped.wait(REOPEN_S)
+
+
+class Handler(http.server.SimpleHTTPRequestHandler):
+    """web/ as it is on disk, never cached (an edit shows on reload), quiet; with a
+    ``bridge`` (``--serial``), also ``serial`` (its port, as JSON), ``serial/events``
+    (its lines as they come: server-sent events) and ``POST serial/ask``."""
+
+    bridge = None
     extensions_map = dict(http.server.SimpleHTTPRequestHandler.extensions_map,
                           **{".mjs": "text/javascript", ".js": "text/javascript",
                              ".wasm": "application/wasm", ".py": "text/plain; charset=utf-8",
@@ -217,18 +350,92 @@ class Handler(http.server.SimpleHTTPRequestHandler):
     def log_message(self, *args):
         pass
 
+    def do_GET(self):
+        path = self.path.split("?")[0]
+        if path == "/serial":
+            if self.bridge is None:
+                return self.send_error(404, "no --serial port: the page runs its own board")
+            body = json.dumps(self.bridge.status).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+            return None
+        if path == "/serial/events" and self.bridge is not None:
+            return self._events()
+        return super().do_GET()
 
-def server(port=0, folder=WEB):
-    """A started-to-be server of ``folder`` on 127.0.0.1 (port 0: any free one)."""
+    def do_POST(self):
+        if self.path.split("?")[0] == "/serial/ask" and self.bridge is not None:
+            ok = self.bridge.ask()
+            self.send_response(204 if ok else 503)
+            self.end_headers()
+            return None
+        return self.send_error(404)
+
+    def _events(self):
+        import queue
+
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Connection", "keep-alive")
+        self.end_headers()
+        self.close_connection = True
+        q = self.bridge.listen()
+        try:
+            while True:
+                try:
+                    msg = q.get(timeout=10)
+                except queue.Empty:
+                    self.wfile.write(b": still here\n\n")  # (a closed page shows here)
+                    self.wfile.flush()
+                    continue
+                if msg is None:
+                    return
+                self.wfile.write(b"data: " + json.dumps(msg).encode() + b"\n\n")
+                self.wfile.flush()
+        except (BrokenPipeError, ConnectionResetError, OSError):
+            pass
+        finally:
+            self.bridge.forget(q)
+
+
+def server(port=0, folder=WEB, bridge=None, host="127.0.0.1"):
+    """A started-to-be server of ``folder`` on ``host`` (port 0: any free one); with
+    ``bridge`` (a SerialBridge), a real board's console too."""
+    handler = type("Served", (Handler,), {"bridge": bridge})
     return http.server.ThreadingHTTPServer(
-        ("127.0.0.1", port), functools.partial(Handler, directory=folder))
+        (host, port), functools.partial(handler, directory=folder))
 
 
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="tools/dev.py web", description=__doc__.split("\n")[0])
     ap.add_argument("--port", type=int, default=8008, help="port on 127.0.0.1 (default 8008)")
     ap.add_argument("--publish", metavar="DIR", help="write a static copy to DIR and exit")
+    ap.add_argument("--host", default="127.0.0.1",
+                    help="the address to serve on (default 127.0.0.1: this computer only; "
+                         "0.0.0.0: also a tablet or TV on this network, to show --serial's "
+                         "scoreboard)")
+    ap.add_argument("--serial", metavar="PORT",
+                    help="the scoreboard of a real board: read its console on PORT "
+                         "(/dev/ttyACM0, /dev/cu.usbmodem..., COM3)")
     args = ap.parse_args(argv)
+    if args.serial is not None and args.publish:
+        print("web: --serial serves a board's console; --publish writes a static copy: one "
+              "or the other", file=sys.stderr)
+        return 2
+    if args.serial is not None:
+        if not args.serial.strip():
+            print("web: --serial needs the board's port, e.g. /dev/ttyACM0 or COM3",
+                  file=sys.stderr)
+            return 2
+        try:
+            import serial  # noqa: F401
+        except ImportError:
+            print("web: --serial needs pyserial: pip install -r requirements-dev.txt (or use "
+                  "python3 tools/dev.py web, which does)", file=sys.stderr)
+            return 2
     try:
         if args.publish:
             where = publish(args.publish)
@@ -242,19 +449,32 @@ def main(argv=None):
     except KeyboardInterrupt:  # Ctrl-C while setting up: stop, no traceback
         print("web: interrupted", file=sys.stderr)
         return 130
+    bridge = SerialBridge(args.serial).start() if args.serial else None
     try:
-        httpd = server(args.port)
-    except OSError as e:
-        print("web: cannot serve on 127.0.0.1:%d (%s); try --port" % (args.port, e.strerror),
-              file=sys.stderr)
+        httpd = server(args.port, bridge=bridge, host=args.host)
+    except (OSError, OverflowError) as e:
+        print("web: cannot serve on %s:%d (%s); try --port, or --host 127.0.0.1" % (
+            args.host, args.port, getattr(e, "strerror", None) or e), file=sys.stderr)
+        if bridge:
+            bridge.stop()
         return 2
+    where = "http://%s:%d/" % ("127.0.0.1" if args.host in ("", "0.0.0.0", "::")
+                                else args.host, httpd.server_port)
+    if args.host in ("", "0.0.0.0", "::"):
+        where += " (on this computer; elsewhere on this network, its address, port %d)" % (
+            httpd.server_port)
     try:
-        print("QI Klaxon in a browser: http://127.0.0.1:%d/  (Ctrl-C stops)" % httpd.server_port,
-              flush=True)
+        if bridge:
+            print("QI Klaxon scoreboard of the board on %s: %s  (Ctrl-C stops)" % (
+                args.serial, where), flush=True)
+        else:
+            print("QI Klaxon in a browser: %s  (Ctrl-C stops)" % where, flush=True)
         httpd.serve_forever()
     except KeyboardInterrupt:  # Ctrl-C: the server stops, no traceback
         pass
     finally:
+        if bridge:
+            bridge.stop()
         httpd.server_close()
     return 0
 

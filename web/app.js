@@ -4,7 +4,10 @@
 // tools/web.py) into the VM's file system, runs web/page.py there, moves its clock to
 // real time, sets its pins from the on-screen buttons and keys, sounds what the device
 // plays through Web Audio, draws its ring, and keeps its flash in localStorage.
+// Or it is the scoreboard of a real board plugged into this computer (web/scoreboard.js:
+// "Connect a board", or `tools/dev.py web --serial PORT`): then its own board does not run.
 import { loadMicroPython } from "./node_modules/@micropython/micropython-webassembly-pyscript/micropython.mjs";
+import { serverSource, startBoard, webSerialSource } from "./scoreboard.js";
 
 const NVM_KEY = "qiklaxon.nvm"; // the saved game: the board's flash, as hex
 const TICK_MS = 4; // the loop's timer
@@ -125,6 +128,28 @@ globalThis.qkSound = (name, ms) => {
     showLatency();
   }
 };
+
+// A sound now (the scoreboard of a real board: its line has come): when it leaves Web
+// Audio, in performance.now() time (its start plus the output's buffer); null: no sound
+// (no audio here, or its WAV not decoded yet).
+function playNow(name) {
+  const ctx = audioContext();
+  const now = performance.now();
+  if (!ctx || !audio.buffers[name]) return null;
+  silence(now);
+  const src = ctx.createBufferSource();
+  src.buffer = audio.buffers[name];
+  src.connect(audio.gain);
+  src.start();
+  audio.source = src;
+  keep(qk.sounds, [now, name]);
+  return now + (ctx.baseLatency || 0) * 1000;
+}
+
+function soundMs(name) {
+  const b = audio.buffers[name];
+  return b ? b.duration * 1000 : name === "klaxon" ? 1300 : 150;
+}
 
 // The audio clock's time for ``at`` (performance.now() time; now if it has passed).
 function audioTime(at) {
@@ -446,13 +471,57 @@ function oneBoard() {
   });
 }
 
+// The scoreboard of a real board: the page's own board stops (its game kept), and the
+// ring, the status line, the log and the speaker show the real one's.
+function boardMode(py, source) {
+  if (page) {
+    page.flush();
+    frame();
+    page = null; // (the loop, the inputs and the drawing of this page's board stop)
+  }
+  for (const id of ["klaxon", "a", "b"]) $(id).disabled = true;
+  note = null;
+  audioContext();
+  qk.mode = "board";
+  return startBoard({
+    py, $, status, play: playNow, duration: soundMs, drawRing,
+    setHours: (h) => { hours = h; $("ring").textContent = ""; },
+  }, source);
+}
+
+// "Connect a board": Web Serial where the browser has it (Chrome, Edge; the page must come
+// from this computer or https), else what to run instead.
+function wireConnect(py) {
+  const button = $("connect");
+  button.hidden = false;
+  button.addEventListener("click", async () => {
+    if (!navigator.serial) {
+      const help = $("connect-help");
+      help.hidden = false;
+      help.textContent = "This browser cannot read a USB port (Web Serial: Chrome and Edge " +
+        "can). On the computer the board is plugged into, run: python3 tools/dev.py web " +
+        "--serial PORT (PORT: /dev/ttyACM0 on Linux, /dev/cu.usbmodem… on a Mac, COM3… " +
+        "on Windows) and open the address it prints, in any browser.";
+      return;
+    }
+    let port;
+    try {
+      port = await navigator.serial.requestPort();
+    } catch (e) {
+      return; // no port chosen
+    }
+    boardMode(py, webSerialSource(port));
+  });
+}
+
 async function main() {
   try {
-    let files, controls;
+    let files, controls, bridge;
     try {
-      [files, controls] = await Promise.all([
+      [files, controls, bridge] = await Promise.all([
         fetch("device/files.json").then((r) => r.json()),
         fetch("device/controls.json").then((r) => r.json()),
+        fetch("serial").then((r) => (r.ok ? r.json() : null), () => null),
       ]);
     } catch (e) {
       fail("The device files are not beside the page (device/): serve it with " +
@@ -470,12 +539,19 @@ async function main() {
       const m = path.match(/^device\/sounds\/(\w+)\.wav$/);
       if (m) audio.raw[m[1]] = data[i];
     });
-    if (!(await oneBoard())) return;
+    if (!bridge && !(await oneBoard())) return; // (a scoreboard keeps no game)
     mp.runPython("import sys\nsys.path.insert(0, '/device')");
     const py = mp.pyimport("page");
     words = JSON.parse(py.words());
     showWords();
     showControls(controls);
+    if (bridge) { // tools/dev.py web --serial PORT: the scoreboard of the board on PORT
+      boardMode(py, serverSource());
+      $("app").setAttribute("aria-busy", "false");
+      qk.readyMs = performance.now();
+      qk.ready = true;
+      return;
+    }
     const asked = /^[1-9][0-9]{0,9}$/.test(params.get("seed") || "") ? Number(params.get("seed")) : 0;
     const seed = asked >= 1 && asked < 2147483647 ? asked : (Date.now() % 2147483646) + 1;
     const saved = localStorage.getItem(NVM_KEY) || "";
@@ -493,6 +569,7 @@ async function main() {
     qk.seed = booted.seed;
     audioContext(); // made now (suspended until the first press where the browser asks one)
     wireInputs();
+    wireConnect(py);
     for (const id of ["klaxon", "a", "b"]) $(id).disabled = false;
     frame();
     note = booted.resumed ? "Ready: the saved game resumed" :

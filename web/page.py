@@ -12,6 +12,10 @@ the same events, which the browser test checks.
 Called from web/app.js: words(), boot(), step(), level(), frame(), flush(), trace().
 The ring is drawn where the board has its pixels, and each seat labelled at the pixel
 the firmware lights for it: both from tools/events.py (RING_POSITIONS, seat_labels).
+
+The scoreboard of a real board (web/scoreboard.js reads its console): board_start(),
+board_feed(), board_ring(), board_rejoin(), with tools/scoreboard.py following the
+game; this page's own board does not run then.
 """
 
 import os
@@ -31,6 +35,7 @@ import events  # noqa: E402
 import js  # noqa: E402
 import microcontroller  # noqa: E402
 import scenario  # noqa: E402
+import scoreboard  # noqa: E402
 import simclock  # noqa: E402
 
 if __debug__:  # (this VM has no lib/qiklaxon/layout.py: the device's names, as device.py's)
@@ -68,7 +73,7 @@ _seed = [1]  # the die's seed
 _coarse = [0]  # quiet passes taken to catch up (the trace then differs from the harness)
 MIN_LEVEL_US = 30000  # a press or a gap between presses lasts at least this long (level())
 _last_level = {}  # control -> (time, pressed) of the last level the page's buttons set
-PHASES = ("idle", "answering", "reveal", "over")
+NP_BOARD = scoreboard.NP  # the scoreboard's ring: a Circuit Playground's
 
 
 def _heard(name):
@@ -284,44 +289,16 @@ def state():
 
 
 def scene_by_pixel(d, px):
-    """Each pixel's [colour, pattern] numbers, in pixel order: the device keeps its scene
-    by place clockwise from pixel 0 (hardware/device.py draw()), and on a ring numbered
-    counter-clockwise place j is pixel -j mod np. Where the pixel shows something else
-    (the roll, the Klaxon's flash) it is named by the colour it shows, steady."""
-    c = d.c
-    n = len(c) // 2
-    cw = events.CLOCKWISE_NUMBERING[BUILD]
-    palette = events.PALETTE
-    out = []
-    for i in range(n):
-        j = i if cw else -i % n
-        k, pattern = c[j], c[n + j]
-        shown = (palette[k & 15], palette[k >> 4]) if pattern else (palette[k & 15],)
-        if px[i] not in shown:
-            k = palette.index(px[i]) if px[i] in palette else 0
-            pattern = 0
-        out.append([k & 15, pattern])
-    return out
+    """Each pixel's [colour, pattern] numbers, in pixel order (tools/scoreboard.py's
+    ``scene``: where the pixel shows something else, named by what it shows)."""
+    return scoreboard.scene(d.c, px, events.CLOCKWISE_NUMBERING[BUILD])
 
 
 def status_words():
-    """The page's status line: where the game is now, in words."""
+    """The page's status line: where the game is now, in words (tools/scoreboard.py's,
+    as the scoreboard of a real board says it)."""
     d = _s.device
-    r = d.r if d is not None else None
-    if r is None:
-        return "A pure Klaxon: every press sounds"
-    S = r.S
-    phase = PHASES[S[_PHASE]] if S[_PHASE] < 4 else ""
-    if phase == "idle":
-        return "Between questions: QM seat %d taps A to roll, B to ask" % S[_QM]
-    if phase == "answering" and S[_TURN] != _NONE:
-        return "Seat %d to answer (A), pass (B) or hit the Klaxon; QM seat %d" % (S[_TURN],
-                                                                                S[_QM])
-    if phase == "reveal":
-        return "The reveal: QM seat %d marks each answer, A right, B wrong" % S[_QM]
-    if phase == "over":
-        return "Game over: B held 2 s sets up a new game"
-    return "Playing"
+    return scoreboard.words(d.r if d is not None else None)
 
 
 def trace():
@@ -337,3 +314,55 @@ def words():
     word them (tools/events.py), as JSON."""
     return json.dumps({"legend": events.LEGEND.split("\n")[1:], "colours": events.COLOUR_NAMES,
                        "patterns": events.PATTERN_NAMES})
+
+
+# ---------------------------------------------------------------- a real board's scoreboard
+_board = [None, 0]  # the Scoreboard, and the number of log entries let go before its log
+
+
+def board_start():
+    """The page becomes the scoreboard of a real board (tools/scoreboard.py), from now:
+    returns the ring's clock hours, as JSON."""
+    _board[0] = scoreboard.Scoreboard()
+    _board[1] = 0
+    return json.dumps({"hours": events.ring_hours(BUILD, NP_BOARD)})
+
+
+def board_feed(line, now_ms):
+    """One console line of the board (``now_ms``: the page's clock): what happened, the
+    sound to start, what the scoreboard shows now and the log entries new or changed, as
+    JSON. ``need``: ask the board for its whole state (one byte on its console)."""
+    b = _board[0]
+    first = max(0, len(b.log) - 1)  # (a line may fold into the entry before it)
+    name, fields, sound = b.feed(line, int(now_ms))
+    base = _board[1]
+    out = {"event": name, "sound": sound, "view": b.view(), "table": b.table(),
+           "need": b.need, "log": [[base + i, b.log[i][0], b.log[i][1],
+                                    events.sentence(b.log[i][1], b.log[i][2])]
+                                   for i in range(first, len(b.log))]}
+    if len(b.log) > 2 * KEEP:  # a long evening: the page shows the recent ones
+        n = len(b.log) - KEEP
+        del b.log[:n]
+        _board[1] += n
+    return json.dumps(out)
+
+
+def board_ring(now_ms):
+    """The ring now, drawn by the board's own code from the scoreboard's game: each
+    pixel's colour, what it shows, and the seat each pixel stands for, as JSON."""
+    b = _board[0]
+    px, scene = b.ring(int(now_ms))
+    v = b.view()
+    players = v.get("players", 0) if b.synced and b.mode == "referee" else 0
+    return json.dumps({"px": px, "scene": scene,
+                       "seats": events.seat_labels(BUILD, players, NP_BOARD)})
+
+
+def board_rejoin(why):
+    """The board's console is back (plugged in again, or another port): the game may have
+    moved on meanwhile, so the scoreboard asks for it again."""
+    b = _board[0]
+    b.synced = False
+    b.need = True
+    b.why = str(why)
+    return json.dumps(b.view())

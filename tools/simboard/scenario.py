@@ -2,11 +2,45 @@
 (Blinka's board) and in the MicroPython VM (tools/vmboard): host-only."""
 
 import builtins
+import sys
 
 import _audioout
 import simclock
 import simpins
+import supervisor
 from simprofiles import pin_names, profile  # noqa: F401
+
+_typed = []  # [t_us, bytes] a host typed on the console (Scenario.type_in), not yet read
+
+
+def _available(runtime):
+    """``supervisor.runtime.serial_bytes_available`` once something is typed: the bytes
+    typed by now. (The stand-in's own is a plain 0: no more names in the CircuitPython
+    lane, whose heap measure counts the stand-ins' qstr pools apart.)"""
+    if not _typed:
+        return 0
+    now = simclock.now_us()
+    return sum(len(b) for t, b in _typed if t <= now)
+
+
+class _Stdin:
+    """The console's input as the device reads it: ``read(n)``, n characters."""
+
+    def read(self, n=1):
+        now = simclock.now_us()
+        out = b""
+        while _typed and _typed[0][0] <= now and len(out) < n:
+            b = _typed[0][1]
+            k = n - len(out)
+            out += b[:k]
+            if len(b) <= k:
+                _typed.pop(0)
+            else:
+                _typed[0][1] = b[k:]
+        return out.decode("utf-8", "replace")
+
+
+_STDIN = _Stdin()
 
 
 def dice(seed):
@@ -50,6 +84,7 @@ class Scenario:
         simclock.advance_us(phase_us)
         simpins.reset()
         _audioout.reset()
+        del _typed[:]
         self.events = []
         self._part = []  # a console line being printed in pieces (end="")
         self.controls = {}
@@ -97,13 +132,27 @@ class Scenario:
                 self.events.append((simclock.now_ms(), line))
 
     def call(self, f, *args):
-        """``f(*args)`` with the device's console going to ``events``."""
+        """``f(*args)`` with the device's console going to ``events``, and what a host
+        typed on it (``type_in``) coming from ``sys.stdin``, as on a board."""
         old = builtins.print
         builtins.print = self.print
+        stdin = sys.stdin if _typed else None
+        if stdin is not None:
+            sys.stdin = _STDIN
         try:
             return f(*args)
         finally:
             builtins.print = old
+            if stdin is not None:
+                sys.stdin = stdin
+
+    def type_in(self, t_us, data=b"\n"):
+        """A host types ``data`` (bytes) on the console at ``t_us``: one byte asks the device
+        for the whole state (hardware/device.py; tools/scoreboard.py reads the line).
+        CPython only (MicroPython's sys.stdin stays its own)."""
+        _typed.append([t_us, bytes(data)])
+        _typed.sort(key=lambda e: e[0])
+        type(supervisor.runtime).serial_bytes_available = property(_available)
 
     def level(self, control, t_us, pressed):
         pin_id, active = self.controls[control]

@@ -7,6 +7,7 @@ ticks_ms = simclock.ticks_ms
 class _Runtime:
     serial_connected = True
     usb_connected = True
+    serial_bytes_available = 0  # (a harness that types on the console: scenario.type_in)
 
 
 runtime = _Runtime()
