@@ -64,14 +64,27 @@ def test_the_sample_is_fixed_by_the_mutants_keys_not_by_their_number():
 def test_the_samples_record_names_tests_that_exist(tmp_path):
     record = mutants.read_sample()
     assert record, "tests/mutants_sample.txt records nothing: --sample 40 --record"
-    for seconds, test in record.values():
-        assert seconds >= 0 and "::" in test
-        assert os.path.exists(os.path.join(mutants.ROOT, test.split("::")[0])), test
-    bad = tmp_path / "sample.txt"
-    bad.write_text("# a comment\n0123456789ab not-a-number x.py:f tests/t.py::t\n")
-    try:
-        mutants.read_sample(str(bad))
-    except ValueError as e:
-        assert "sample.txt:2" in str(e) or "mutants_sample.txt:2" in str(e)
-    else:
-        raise AssertionError("a bad line was read")
+    for status, tests in record.values():
+        assert status in ("killed", "reached")
+        assert len(tests) == 1 if status == "killed" else True  # (a survivor: 0 or more)
+        for seconds, test in tests:
+            assert seconds >= 0 and "::" in test
+            assert os.path.exists(os.path.join(mutants.ROOT, test.split("::")[0])), test
+    path = tmp_path / "sample.txt"
+    path.write_text("# a comment\n0123456789ab killed 0.5 x.py:f tests/t.py::t\n"
+                    "00aa killed 0.5 x.py:f tests/t.py::a\n00aa killed 0.5 x.py:f tests/t.py::b\n"
+                    "0bcd reached 0.25 x.py:g tests/t.py::c\n0bcd reached 0.5 x.py:g tests/t.py::d\n"
+                    "0cde reached 0 x.py:h -\n")
+    got = mutants.read_sample(str(path))
+    assert got["0123456789ab"] == ("killed", [(0.5, "tests/t.py::t")])
+    assert got["0bcd"] == ("reached", [(0.25, "tests/t.py::c"), (0.5, "tests/t.py::d")])
+    assert got["0cde"] == ("reached", [])  # no test runs its line
+    for bad in ("0123456789ab 0.5 x.py:f tests/t.py::t", "0123 caught 0.5 x.py:f t::t",
+                "0123 killed soon x.py:f t::t"):
+        path.write_text("# a comment\n" + bad + "\n")
+        try:
+            mutants.read_sample(str(path))
+        except ValueError as e:
+            assert "sample.txt:2" in str(e), e
+        else:
+            raise AssertionError("a bad line was read: %r" % bad)

@@ -188,8 +188,10 @@ def _key_hash(m):
 
 
 def read_sample(path=SAMPLE):
-    """{key hash: (seconds, test)}: the test that caught each sampled mutant last, and its
-    mapped duration (for its timeout)."""
+    """{key hash: (status, [(seconds, test)])}: for each sampled mutant, the test that
+    caught it last ("killed"), or the tests the last record ran it against and that all
+    passed ("reached"; none: no test runs its line), each with its mapped duration (for
+    its timeout)."""
     out = {}
     if not os.path.exists(path):
         return out
@@ -197,31 +199,42 @@ def read_sample(path=SAMPLE):
         for n, line in enumerate(f, 1):
             if not line.strip() or line.startswith("#"):
                 continue
-            parts = line.rstrip("\n").split(" ", 3)
+            parts = line.rstrip("\n").split(" ", 4)
             try:
-                out[parts[0]] = (float(parts[1]), parts[3])
+                if parts[1] not in ("killed", "reached") or len(parts) != 5:
+                    raise ValueError(parts[1])
+                tests = out.setdefault(parts[0], (parts[1], []))[1]
+                if parts[4] != "-":
+                    tests.append((float(parts[2]), parts[4]))
             except (IndexError, ValueError):
-                raise ValueError("%s:%d: not '<hash> <seconds> <file:function> <test>': %r"
-                                 % (SAMPLE_REL, n, line))
+                raise ValueError("%s:%d: not '<hash> killed|reached <seconds> <file:function> "
+                                 "<test>': %r" % (os.path.basename(path), n, line))
     return out
 
 
-def write_sample(chosen, results, names, durations, path=SAMPLE):
-    """The sample's record: each caught sampled mutant and the test that caught it."""
-    index = {t: i for i, t in enumerate(names)}
+def write_sample(chosen, results, seconds, path=SAMPLE):
+    """The sample's record: each caught sampled mutant and the test that caught it; each
+    survivor and the tests it ran against (all of them passed). ``seconds``: {test: its
+    mapped duration}; each mutant's ``ran``: the tests it ran against."""
     lines = []
     for m in chosen:
-        by = results.get(m["id"], {}).get("by", "")
-        if results.get(m["id"], {}).get("outcome") in ("killed", "timeout") and by in index:
-            lines.append("%s %.2f %s:%s %s" % (_key_hash(m), durations[index[by]], m["file"],
-                                               m["function"], by))
+        r = results.get(m["id"], {})
+        where = "%s:%s" % (m["file"], m["function"])
+        if r.get("outcome") in ("killed", "timeout") and r.get("by") in seconds:
+            lines.append("%s killed %.2f %s %s" % (_key_hash(m), seconds[r["by"]], where,
+                                                   r["by"]))
+        elif r.get("outcome") == "survived":
+            lines += ["%s reached %.2f %s %s" % (_key_hash(m), seconds[t], where, t)
+                      for t in m.get("ran", ())] or ["%s reached 0 %s -" % (_key_hash(m), where)]
     with open(path, "w") as f:
         f.write("# CI's sample of the mutants (tools/mutants.py --sample): each sampled mutant's\n"
-                "# key hash, the test that caught it last, that test's mapped seconds. Written\n"
-                "# by `python3 tools/dev.py mutants --sample N --record`; CI runs each mutant\n"
-                "# against its test first, and maps the suite only for those it lacks.\n")
-        f.write("\n".join(sorted(lines, key=lambda x: x.split(" ", 3)[2])) + "\n")
-    return len(lines)
+                "# key hash, 'killed' and the test that caught it last, or 'reached' and the\n"
+                "# tests a survivor ran against, each test's mapped seconds. Written by\n"
+                "# `python3 tools/dev.py mutants --sample N --record`; CI runs each mutant against\n"
+                "# these tests, and maps the suite only for those it lacks or whose test no\n"
+                "# longer catches it.\n")
+        f.write("\n".join(sorted(lines, key=lambda x: x.split(" ", 4)[3])) + "\n")
+    return len({x.split(" ")[0] for x in lines})
 
 
 def read_equivalent(path=EQUIVALENT):
@@ -889,9 +902,9 @@ def main(argv=None):
         if m["key"] in equivalent:
             results[m["id"]] = {"outcome": "equivalent", "by": equivalent[m["key"]]}
     # the sample: first each mutant against the test that caught it last, with no map
-    names, durations, clean = [], [], {}
-    recorded = [m for m in todo if _key_hash(m) in record and args.sample
-                and os.path.exists(os.path.join(ROOT, record[_key_hash(m)][1].split("::")[0]))]
+    names, durations, clean, seconds = [], [], {}, {}
+    recorded = [m for m in todo if _key_hash(m) in record and args.sample and all(
+        os.path.exists(os.path.join(ROOT, t.split("::")[0])) for _, t in record[_key_hash(m)][1])]
     if args.recorded:
         lacking = len(todo) - len(recorded)
         print("mutants: %d of the sample's %d have no recorded test in %s" % (
@@ -899,18 +912,27 @@ def main(argv=None):
         return 1 if lacking else 0
     if recorded:
         for m in recorded:
-            seconds, test = record[_key_hash(m)]
-            if test not in names:
-                names.append(test)
-                durations.append(seconds)
-            m["tests"] = [names.index(test)]
-            m["reach"] = 1
-        print("mutants: %d of them against the test that caught each last (%s)" % (
+            m["tests"] = []
+            for seconds, test in record[_key_hash(m)][1]:
+                if test not in names:
+                    names.append(test)
+                    durations.append(seconds)
+                m["tests"].append(names.index(test))
+            m["reach"] = len(m["tests"])
+            m["ran"] = [names[i] for i in m["tests"]]
+            if not m["tests"]:
+                results[m["id"]] = {"outcome": "survived", "by": "no test runs this line"}
+        print("mutants: %d of them against the tests recorded for each (%s)" % (
             len(recorded), SAMPLE_REL), flush=True)
-        ran, clean = run(recorded, {"tests": names, "durations": durations}, args.jobs)
+        seconds.update(zip(names, durations))
+        ran, clean = run([m for m in recorded if m["tests"]],
+                         {"tests": names, "durations": durations}, args.jobs)
         results.update(ran)
-        todo = [m for m in todo if m["id"] not in results or
-                results[m["id"]]["outcome"] == "survived"]
+        # a survivor recorded as one stays one; a mutant whose recorded test no longer
+        # catches it (the tests changed) goes to the map's tests
+        todo = [m for m in todo if m["id"] not in results or (
+            results[m["id"]]["outcome"] == "survived" and m in recorded
+            and record[_key_hash(m)][0] == "killed")]
     if todo:  # the rest (all of them but in a sample with a record): the map's tests
         if recorded:
             print("mutants: %d with no recorded test, or whose test caught it no more: "
@@ -920,6 +942,7 @@ def main(argv=None):
         mapped = []
         for m in todo:
             m["tests"] = tests_for(m, cmap)
+            m["ran"] = [names[i] for i in m["tests"]]
             m["reach"] = len(reaching(m, cmap))
             if not m["tests"]:
                 results[m["id"]] = {"outcome": "survived", "by": "no test runs this line"}
@@ -935,6 +958,7 @@ def main(argv=None):
                   % len(deep), flush=True)
             for m in deep:
                 m["tests"] = tests_for(m, cmap, 0)
+                m["ran"] = [names[i] for i in m["tests"]]
             ran, more = run(deep, cmap, args.jobs)
             results.update(ran)
             clean.update(more)
@@ -943,10 +967,9 @@ def main(argv=None):
                   "one's test to %s: CI then needs no map" % (args.sample, SAMPLE_REL),
                   flush=True)
     if args.record:
-        all_names = names + [t for _, t in record.values() if t not in names]
-        all_durations = durations + [sec for sec, t in record.values() if t not in names]
+        seconds.update(zip(names, durations))
         print("mutants: %s: %d sampled mutants and their tests" % (
-            SAMPLE_REL, write_sample(chosen, results, all_names, all_durations)), flush=True)
+            SAMPLE_REL, write_sample(chosen, results, seconds)), flush=True)
     return report(chosen, results, clean, equivalent, full, started, args.json)
 
 
