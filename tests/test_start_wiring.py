@@ -245,7 +245,7 @@ def test_a_stuck_klaxons_wire_that_opens_briefly_is_still_stuck_and_a_longer_ope
 # ------------------------------------------------------------ what start-up leaves in RAM
 def test_start_up_frees_what_the_loop_never_uses_of_the_debouncer_library(monkeypatch):
     # (the loop uses Debouncer's update() and state: the rest, ~0.9 KB on the Express, goes)
-    monkeypatch.delitem(sys.modules, "adafruit_debouncer")  # a fresh copy, whole
+    monkeypatch.delitem(sys.modules, "adafruit_debouncer", raising=False)  # a fresh copy, whole
     sim = Sim()
     assert klaxon_sounds_once(sim)
     library = sys.modules["adafruit_debouncer"]
