@@ -913,10 +913,10 @@ def main(argv=None):
     if recorded:
         for m in recorded:
             m["tests"] = []
-            for seconds, test in record[_key_hash(m)][1]:
+            for sec, test in record[_key_hash(m)][1]:
                 if test not in names:
                     names.append(test)
-                    durations.append(seconds)
+                    durations.append(sec)
                 m["tests"].append(names.index(test))
             m["reach"] = len(m["tests"])
             m["ran"] = [names[i] for i in m["tests"]]
