@@ -1018,4 +1018,10 @@ def report(chosen, results, clean, equivalent, full, started, json_path):
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except Exception:  # the tool broke: exit 2 (the test command fails), never 1 (survivors)
+        import traceback
+
+        traceback.print_exc()
+        sys.exit(2)
