@@ -67,10 +67,12 @@ def follow(sim, end_ms, join_ms=0, step_ms=4):
                     fed.append((i, board.table(), board.need, sound))
                 if heard and seen < len(sim.events) and board.mode == "referee" and \
                         sim.device.r and board.fault is None:
-                    at = sim.events[-1][0]  # (the board's ticks: the harness's ms + a constant)
+                    # Both now (the board's ticks: the harness's ms + a constant), not at
+                    # the line's time: the board's flags are now's, and a flash may have
+                    # ended (its flag cleared) in the ms since the line.
                     d = sim.device
-                    assert flash(board.f, board.t, at) == flash(
-                        d.f, d.t, at + ticks_ms() - sim.now_ms), sim.events[seen:]
+                    assert flash(board.f, board.t, sim.now_ms) == flash(
+                        d.f, d.t, ticks_ms()), sim.events[seen:]
                 seen = len(sim.events)
                 if board.need and (waiting is None or t - waiting >= ASK_AGAIN_MS):
                     sim.type_in(int(t * 1000))
