@@ -98,7 +98,13 @@ function audioContext() {
   return audio.ctx;
 }
 
+const SOUND_KEY = "qi-klaxon-sound"; // the volume and Mute, kept as the board's switch is
+
 function setVolume() {
+  try {
+    localStorage.setItem(SOUND_KEY, JSON.stringify({
+      volume: Number($("volume").value), mute: $("mute").checked }));
+  } catch (e) { /* (a browser that keeps nothing: this page's choice only) */ }
   if (audio.gain) {
     const v = $("mute").checked ? 0 : Number($("volume").value) / 10;
     audio.gain.gain.value = v * v; // loudness grows about with the square
@@ -391,6 +397,11 @@ function wireInputs() {
       }
     }
   });
+  try { // the volume and Mute as they were left (a reload, a TV waking from sleep)
+    const kept = JSON.parse(localStorage.getItem(SOUND_KEY) || "null");
+    if (kept && kept.volume >= 0 && kept.volume <= 10) $("volume").value = kept.volume;
+    if (kept) $("mute").checked = !!kept.mute;
+  } catch (e) { /* (nothing kept, or not readable: the page's defaults) */ }
   $("volume").addEventListener("input", setVolume);
   $("mute").addEventListener("change", setVolume);
   $("forget").addEventListener("click", () => {

@@ -145,6 +145,9 @@ export function startBoard(ctx, source) {
       ask();
     }
     if (!connected) show(sb.view, true);
+    if (!sb.view) { // (nothing from the board yet: the heading says what the page waits for)
+      ctx.status(connected ? "Connected: waiting for the board's game" : "Not connected: " + why);
+    }
   }
 
   function latency() {
@@ -273,8 +276,8 @@ export function serverSource() {
         const m = JSON.parse(e.data);
         if (m.kind === "line") to.line(m.text, m.t);
         else if (m.kind === "status") {
-          to.link(m.connected, m.connected ? `Connected: the board on ${m.port} (read by ` +
-            "the server)" : `The board is not connected: ${m.why}`);
+          to.link(m.connected, m.connected ? `Connected: ${m.name || "the board on " + m.port}` +
+            " (read by the server)" : `The board is not connected: ${m.why}`);
         }
       };
       events.onerror = () => {
