@@ -3,6 +3,7 @@ the caller's paths, bad flags and paths refused before anything is written, inpu
 a line at a time, idle gaps fast-forwarded on every build, Ctrl-C, the keys, the ring's
 labels readable, and the sound's promise kept."""
 
+import json
 import os
 import pty
 import select
@@ -237,14 +238,14 @@ def test_ctrl_c_stops_dev_py_web_with_no_traceback(tmp_path):
 
 
 # ------------------------------------------------------------ in a terminal
-def terminal(keys, tmp_path, wait=1.5):
+def terminal(keys, tmp_path, wait=1.5, args=()):
     """Run the sim in a pseudo-terminal, type ``keys`` (a list of (text, pause s)), and
     return (exit code, what it printed)."""
     pid, fd = pty.fork()
     if pid == 0:  # the child: the sim in the terminal, from tmp_path
         os.chdir(str(tmp_path))
         as_a_terminal_job()
-        os.execv(sys.executable, [sys.executable, SIM, "--wav", "rec.wav"])
+        os.execv(sys.executable, [sys.executable, SIM, "--wav", "rec.wav"] + list(args))
     out = b""
 
     def drain(seconds):
@@ -275,6 +276,25 @@ def test_upper_case_k_is_the_klaxon_too_and_ctrl_c_quits_keeping_the_sounds(tmp_
     assert "klaxon 2 1" in out  # K: seat 2 challenges seat 1's answer
     assert (tmp_path / "rec.wav").stat().st_size > 44
     assert "sounds written to" in out
+
+
+def test_each_run_in_a_terminal_rolls_new_dice_and_seed_replays_them(tmp_path):
+    """Played in a terminal, the dice are new each run (a user saw the same first roll
+    every time); --seed gives a run's dice again; a script replays the same game."""
+    import re
+
+    def first_roll(args=()):
+        rc, out = terminal([("a", 0.8), ("q", 0.5)], tmp_path, args=args)  # A: roll
+        assert rc == 0, out[-1000:]
+        return re.search(r"roll (\d) (\d) (\d)", out).groups()
+
+    seed_1 = first_roll(["--seed", "1"])
+    assert first_roll(["--seed", "1"]) == seed_1
+    assert [first_roll(), first_roll()] != [seed_1, seed_1]  # (by chance: 1 in 46,656)
+    (tmp_path / "roll.txt").write_text("100 down a\n180 up a\n")
+    rolls = [json.loads(x) for a in ([], [], ["--seed", "1"]) for x in run(
+        ["--script", "roll.txt"] + a, tmp_path).stdout.splitlines() if '"roll"' in x]
+    assert len(rolls) == 3 and rolls[0] == rolls[1] == rolls[2], rolls
 
 
 def test_the_terminal_ring_is_drawn_round_with_every_seat_readable(tmp_path):

@@ -30,6 +30,7 @@ import io
 import json
 import math
 import os
+import random
 import shutil
 import subprocess
 import sys
@@ -165,9 +166,11 @@ def write_wav(sim, path):
             w.writeframes(bytes(out))
 
 
-def make_sim(args):
+def make_sim(args, seed=1):
+    """The simulated board; ``seed``: its dice (a real board's come from its own noise)."""
     return Sim(players=args.players, qm=args.qm, klaxon_only=args.klaxon_only,
-               board_name=args.board, settings=args.settings_text, coarse=True)
+               board_name=args.board, settings=args.settings_text, coarse=True,
+               seed=args.seed if args.seed is not None else seed)
 
 
 def _settings_text(path):
@@ -228,6 +231,9 @@ def check_args(args):
     if args.qm is not None and not (qlow <= args.qm <= min(qhigh, players - 1)):
         raise UsageError("--qm %d: the first QM is a seat from 0 to %d (%d players)"
                          % (args.qm, min(qhigh, players - 1), players))
+    if args.seed is not None and not 0 <= args.seed < 1 << 31:
+        raise UsageError("--seed %d: a seed is a whole number from 0 to %d" % (
+            args.seed, (1 << 31) - 1))
     if args.scoreboard is not None:
         if not 0 < args.scoreboard < 65536:
             raise UsageError("--scoreboard %d: a port is a number from 1 to 65535"
@@ -570,6 +576,9 @@ def main(argv=None):
                         "(no console, no game state): play it with the table card")
     p.add_argument("--settings", default=None,
                    help="settings file (default: settings.toml beside code.py, if any)")
+    p.add_argument("--seed", type=int, default=None,
+                   help="the dice's seed (default: new each run in a terminal, 1 with --script "
+                        "or without a terminal, so a script replays the same game)")
     p.add_argument("--scoreboard", type=int, nargs="?", const=8008, default=None, metavar="PORT",
                    help="in a terminal: also show this board's game on the scoreboard page "
                         "(a real board's: docs/scoreboard.md), served on 127.0.0.1:PORT "
@@ -585,7 +594,10 @@ def main(argv=None):
         os.chdir(ROOT)  # the firmware opens sounds/ as the board's drive has them
         if args.wav and args.wav_folder:
             os.makedirs(args.wav_folder, exist_ok=True)
-        sim = make_sim(args)
+        # played in a terminal, new dice each run, as a board's; a script (or the demo)
+        # replays the same game every time unless --seed says otherwise
+        live = steps is None and sys.stdin.isatty() and sys.stdout.isatty()
+        sim = make_sim(args, seed=random.randrange(1, 1 << 31) if live else 1)
         if sim.device is None:
             return cannot_start(sim)
         if steps is not None:
