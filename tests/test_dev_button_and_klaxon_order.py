@@ -43,6 +43,15 @@ def test_a_pressed_4_ms_or_more_before_the_klaxon_answers_first(pass_us, phase_u
 
 
 @pytest.mark.parametrize("board", BOARDS)
+def test_a_read_down_once_when_the_klaxon_closes_still_answers_first(board):
+    """The sweep above's narrowest case, alone (a quick test: the mutants' sample runs the
+    quickest tests that reach a line): with a 1 ms pass, A down 4 ms before the Klaxon's
+    contact has been read down by one sample only, a tick before it; A still counts first,
+    whichever way A's pin is pulled."""
+    assert challenge(999, 500, 1_002_000 - 4000, 1_002_000, board) == (3, 2)
+
+
+@pytest.mark.parametrize("board", BOARDS)
 @pytest.mark.parametrize("pass_us, phase_us", [(77, 0), (999, 500)])
 def test_a_pressed_after_the_klaxons_contact_is_no_answer_before_it(pass_us, phase_us, board):
     """A goes down 0.3 to 2.9 ms after the Klaxon's contact closed (before the klaxon
