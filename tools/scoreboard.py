@@ -271,7 +271,8 @@ class Scoreboard:
         if name == "over":
             S[L.PHASE] = L.ENDED
             S[L.TURN] = NONE
-            return None
+            self.f[L.DICE] = 0  # (a roll to the finish: the board's ring shows the end, not
+            return None  # the roll: hardware/device.py press())
         if name in ("error", "sleep"):
             return None
         self.refused = None
