@@ -252,8 +252,9 @@ class Scoreboard:
             self.refused = f["reason"]
             return "denied"
         if name == "fault":
-            self.fault = f["what"]
-            self.f[L.STUCK if "stuck" in f["what"] else L.FAULT] = 1
+            self.fault = f["what"]  # the referee's (a pure Klaxon until its rebuild), or the
+            # Klaxon's (stuck down, or held down at power-on: until it is let go)
+            self.f[L.FAULT if "referee" in f["what"] else L.STUCK] = 1
             return None
         if name == "fault_cleared":
             if "referee" in f["what"]:  # rebuilt from its log, nothing being entered: ask
