@@ -309,7 +309,8 @@ def test_lines_it_cannot_parse_change_nothing():
     junk = ["", "   ", "\x00\x01\x02", "\ufffd\ufffd\ufffdZ\ufffd", "at", "at x y", "klaxon 3",
             "answer", "answer 1 2", "state 1 2 3", "state " + " ".join(["999"] * 30),
             "state " + " ".join(["4"] * 19 + ["0"] * 7 + ["1"] * 3), "roll 1 2", "seat -",
-            ">>> ", "Traceback (most recent call last):", "x" * 5000]
+            "Traceback (most recent call last):", "x" * 5000]  # (">>> ", the REPL's prompt:
+    # code.py stopped, tests/test_scoreboard_break.py)
     junk += ["".join(chr(rng.randrange(0, 0x250)) for _ in range(rng.randrange(1, 80)))
              for _ in range(200)]
     for line in junk:

@@ -59,3 +59,87 @@ def test_the_klaxon_held_at_power_on_then_let_go_leaves_no_purple_ring():
     assert board.synced and board.table() == scoreboard.table(sim.device.r)
     assert board.view()["fault"] is None
     assert _ring_names(board, 5000) == _board_ring_names(sim)
+
+
+# What CircuitPython itself prints (its console, between code.py's lines): an auto-reload
+# (a file saved on the drive, settings.toml say), and code.py stopping on an error
+RELOAD = ["", "Code stopped by auto-reload. Reloading soon.", "soft reboot", "",
+          "Auto-reload is on. Simply save files over USB to run them or enter REPL to disable.",
+          "", "code.py output:", "QI Klaxon 1.0.0 for Raspberry Pi Pico, CircuitPython 10"]
+STOPPED = ["Traceback (most recent call last):", '  File "code.py", line 12, in <module>',
+           "MemoryError: memory allocation failed", "", "Code done running.", "",
+           "Press any key to enter the REPL. Use CTRL-D to reload."]
+
+
+def _followed(sim):
+    """A scoreboard that has followed ``sim``'s lines (asked once at 10 ms)."""
+    board = scoreboard.Scoreboard()
+    for t, line in sim.events:
+        board.feed(line, t)
+    assert board.synced and not board.need
+    return board
+
+
+def test_a_board_reloaded_into_a_pure_klaxon_is_asked_and_shown_as_one():
+    """settings.toml saved with QK_KLAXON_ONLY = 1 (or A and B's pins gone): the board
+    reloads and comes back a pure Klaxon, which prints nothing at start-up (a referee
+    prints ``new`` or ``resumed``, which ask). The scoreboard saw the restart and stopped
+    claiming the game, but never asked: "Joining the game: asking the board" for ever,
+    asking nothing, its klaxons sounding over a stale game's seats."""
+    sim = harness.Sim(players=4)
+    sim.type_in(10 * 1000)
+    sim.play(scenario.taps("100 b\n700 a"), 2000)
+    board = _followed(sim)
+    for line in RELOAD:
+        board.feed(line)
+    assert not board.synced
+    assert board.need  # (the page asks)
+    pure = harness.Sim(klaxon_only=True)
+    pure.play(scenario.taps("100 klaxon"), 1000)
+    assert [line for _, line in pure.events] == ["klaxon sounded"]
+    assert board.feed("klaxon sounded")[2] == "klaxon"
+    pure.type_in(1000 * 1000)
+    pure.run_until_ms(1400)
+    assert pure.events[-1][1] == "state"
+    board.feed(pure.events[-1][1])
+    assert board.synced and not board.need and board.view()["mode"] == "klaxon"
+    assert board.view()["status"] == scoreboard.words(None)
+
+
+def test_a_board_whose_code_stopped_is_not_asked_into_its_repl():
+    """code.py stops on an error: CircuitPython prints the traceback, then waits for a key,
+    and any byte takes the board into its REPL, where a file saved no longer restarts
+    code.py. So the scoreboard does not ask there (not even if it was asking), says the
+    board's code stopped, and asks again once it restarts."""
+    sim = harness.Sim(players=4)
+    sim.type_in(10 * 1000)
+    sim.play(scenario.taps("100 b\n700 a"), 2000)
+    board = _followed(sim)
+    board.feed("pass 3")  # (seat 2 answers next: a line it cannot follow, so it asks)
+    assert board.need
+    for line in STOPPED:
+        board.feed(line)
+        if line.startswith("Code done"):
+            break
+    assert not board.need and not board.synced
+    v = board.view()
+    assert v["stopped"] and "stopped" in v["status"] and "reset" in v["status"]
+    for line in STOPPED[5:]:
+        board.feed(line)
+    assert not board.need
+    for line in RELOAD:  # (Ctrl-D, or a file saved before any key)
+        board.feed(line)
+    assert board.need and not board.view()["stopped"]
+
+
+def test_a_board_in_its_repl_is_asked_once_then_left_alone():
+    """The page joins a board already in its REPL (the prompt ``>>> `` has no newline: the
+    ask's own byte ends it): one ask, then none; a line of the game again (a reset not
+    seen) asks again."""
+    board = scoreboard.Scoreboard()
+    assert board.need  # joining: the one ask
+    board.feed("Adafruit CircuitPython 10.2.1 on 2026-12-01; Raspberry Pi Pico with rp2040")
+    board.feed(">>> ")
+    assert not board.need and board.view()["stopped"]
+    board.feed("klaxon sounded")
+    assert board.need and not board.view()["stopped"]

@@ -38,11 +38,17 @@ from qiklaxon.core import Referee
 import hardware.device as _device
 
 SOUNDS = ("klaxon", "denied", "blip", "done", "undone")  # the board's sounds (WAV names)
-# CircuitPython's own lines: the board (re)started, or code.py stopped; and code.py's
-# first, the firmware's version (tools/deploy.py VERSION_LINE): it is starting
+# CircuitPython's own lines: the board (re)started (and code.py's first, the firmware's
+# version, tools/deploy.py VERSION_LINE): ask, for a board that comes back a pure Klaxon
+# says nothing more (a referee's "new" or "resumed" follows); the banner comes at a UART
+# console's start and on entering the REPL (whose prompt, after a byte, says which)
 RESTARTS = ("soft reboot", "Adafruit CircuitPython", "code.py output:", "Auto-reload is on",
-            "Code done running", "Press any key to enter the REPL", "safemode.py output:",
-            "out of memory: restarting", "QI Klaxon ")
+            "safemode.py output:", "out of memory: restarting", "QI Klaxon ")
+# ... or code.py stopped (an error: the lines before say which). Then CircuitPython waits
+# for a key, and any byte, an ask's too, takes the board into its REPL, where it would not
+# run code.py again on a file saved: no ask until it starts again (the reset button)
+STOPS = ("Code done running", "Press any key to enter the REPL", ">>>")
+STOPPED = "The board's code.py has stopped (the log says why): press the board's reset button"
 PHASES = ("idle", "answering", "reveal", "over")
 LINE_MAX = 300  # a line longer than this (garbage, a wrong baud rate) is cut for showing
 NONE = L.NONE
@@ -136,6 +142,7 @@ class Scoreboard:
         self.refused = None  # the last refusal's reason
         self.fault = None  # what the board said of a fault, while it lasts
         self.asleep = False
+        self.stopped = False  # the board's code.py stopped (STOPS): nothing to ask
         self.log = []  # [t_ms, event, fields], merged as tools/events.py merges them
         self.lines = 0  # lines fed
         # the ring: what hardware/device.py's render() and draw() read of a Device
@@ -167,6 +174,9 @@ class Scoreboard:
         if not self._sane(name, f, before):  # numbers, or an "at" or "game over", no board
             name, f = "console", {"line": text}  # prints there: as it came
         sound = None
+        if name != "console" and self.stopped:  # (its restart not seen): it runs again
+            self.stopped = False
+            self._lost("the board's code.py runs again")
         if name != "console" and name != "positions" and name != "over":
             self.asleep = name == "sleep"
         try:
@@ -231,11 +241,19 @@ class Scoreboard:
         S = r.S
         u = r.u
         if name == "console":
-            if text.startswith(RESTARTS):  # the board restarts: its "new" or "resumed" follows
+            stops = text.startswith(STOPS)
+            if stops or text.startswith(RESTARTS):  # the board restarts, or code.py stopped
                 self.synced = False
                 self.pending = None
                 self.fault = None
+                self.asleep = False
                 self.f[L.FAULT] = self.f[L.STUCK] = 0
+                self.stopped = stops
+                if stops:
+                    self.need = False
+                    self.why = "the board's code.py stopped"
+                else:
+                    self._lost("the board restarted")
             return None
         if name == "state":
             self._state(f["numbers"])
@@ -433,6 +451,7 @@ class Scoreboard:
     def _state(self, nums):
         """The board's whole state: a pure Klaxon (no numbers), or the referee's S, u and
         positions; the mirror takes it as its game, with nothing logged before it."""
+        self.stopped = False
         if not nums:
             self.mode = "klaxon"
             self.synced = True
@@ -479,10 +498,11 @@ class Scoreboard:
         """Everything the scoreboard shows, as plain values."""
         out = {"synced": self.synced, "mode": self.mode, "need": self.need, "why": self.why,
                "asleep": self.asleep, "fault": self.fault, "refused": self.refused,
-               "finish": self.finish}
+               "finish": self.finish, "stopped": self.stopped}
         r = self.r
+        joining = STOPPED if self.stopped else "Joining the game: asking the board"
         if self.mode == "klaxon":
-            out["status"] = words(None)
+            out["status"] = words(None) if self.synced else joining
             return out
         S = r.S
         u = r.u
@@ -507,7 +527,7 @@ class Scoreboard:
             best = max(out["positions"])
             out["winners"] = [s for s in range(n) if r.P[s] == best]
         out["entry"] = self.entry()
-        out["status"] = words(r) if self.synced else "Joining the game: asking the board"
+        out["status"] = words(r) if self.synced else joining
         return out
 
     def entry(self):

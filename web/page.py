@@ -363,6 +363,7 @@ def board_rejoin(why):
     moved on meanwhile, so the scoreboard asks for it again."""
     b = _board[0]
     b.synced = False
+    b.stopped = False  # (plugged in again: a reset, say; the ask will tell)
     b.need = True
     b.why = str(why)
     return json.dumps(b.view())
