@@ -7,6 +7,7 @@ import events as E
 import harness
 import scenario
 import scoreboard
+from qiklaxon import layout as L
 from test_scoreboard import check, explained, follow
 
 
@@ -143,3 +144,86 @@ def test_a_board_in_its_repl_is_asked_once_then_left_alone():
     assert not board.need and board.view()["stopped"]
     board.feed("klaxon sounded")
     assert board.need and not board.view()["stopped"]
+
+
+def _state_line(S, u, P):
+    return "state " + " ".join(str(x) for x in list(S) + list(u) + list(P))
+
+
+class Hung(BaseException):
+    """Raised in a call that did not end in time (a BaseException: feed() catches every
+    Exception of the mirror's, and would take this one for a line it cannot follow)."""
+
+
+def _with_deadline(seconds, f, *args):
+    """``f(*args)``, stopped after ``seconds`` (SIGALRM: a pure-Python loop that never ends
+    is interrupted, not left spinning)."""
+    import signal
+
+    def out(*_):
+        raise Hung("still running after %s s" % seconds)
+
+    old = signal.signal(signal.SIGALRM, out)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        return f(*args)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+
+
+# A 10-player game, QM seat 9, seat 0 answering: the board's own numbers (a state line)
+TEN = [10, 9, L.ANSWERING, 0, 255, 255, 255, 0, 0] + [0] * 10
+TEN_U = [0] * L.U_SLOTS
+
+
+def test_lines_that_do_not_fit_never_hang_the_page():
+    """The mirror is the board's own referee, whose loops end because its QM and its turn
+    are seats of its game. An ``at`` line of another size (another board on the port, a
+    restart, noise) changed the mirror's players but not its QM: the next answer walked
+    the turn round three seats for ever looking for QM seat 9. In the page that is the
+    browser's tab frozen (the VM runs on the page's thread). It must ask instead."""
+    board = scoreboard.Scoreboard()
+    board.feed(_state_line(TEN, TEN_U, [0] * 10))
+    assert board.synced and not board.need
+    for line in ("move", "at 0 0 0", "answer 1", "klaxon 2 1", "pass 2", "reveal", "at 3 0 0"):
+        _with_deadline(5, board.feed, line)
+        board.view()
+        board.ring(0)
+    assert board.need
+
+
+def test_a_state_line_of_impossible_numbers_is_not_taken():
+    """A state line of the right length whose numbers no referee holds (a QM past the
+    players, a seat that did 5, a phase 7: noise on a UART console, a line corrupted) is
+    shown as it came and changes nothing; it was taken, and the ring's drawing (the
+    board's own render()) raised on it at every frame, which in the page stops the
+    ring's animation for good."""
+    board = scoreboard.Scoreboard()
+    board.feed(_state_line(TEN, TEN_U, [0] * 10))
+    before = board.table()
+    bad = []
+    for slot, v in ((L.QM, 10), (L.PHASE, 7), (L.TURN, 12), (L.CHALLENGER, 10),
+                    (L.CHALLENGED, 200), (L.ROLL, 216), (L.DID + 3, 5)):
+        S = list(TEN)
+        S[slot] = v
+        bad.append(_state_line(S, TEN_U, [0] * 10))
+    for what, v in ((L.WHAT, 9), (L.SEAT, 10), (L.RIGHT, 1 << 10), (L.COUNT, -1)):
+        u = list(TEN_U)
+        u[what] = v
+        bad.append(_state_line(TEN, u, [0] * 10))
+    for line in bad:
+        assert board.feed(line)[0] == "console", line
+        assert board.table() == before and not board.need, line
+        board.ring(0)
+
+
+def test_the_ring_of_a_game_that_cannot_be_drawn_is_dark_and_asks():
+    """Whatever the mirror holds, drawing the ring never raises (in the page, an exception
+    there ends the ring's animation frames for the session): it goes dark and the
+    scoreboard asks for the board's state."""
+    board = scoreboard.Scoreboard()
+    board.feed(_state_line(TEN, TEN_U, [0] * 10))
+    board.r.S[L.DID + 2] = 9  # (no line leaves this: the mirror broken by hand)
+    px, scene = board.ring(0)
+    assert px == [0] * scoreboard.NP and board.need

@@ -102,6 +102,32 @@ def _seat(v):
     return None if v == NONE else v
 
 
+def whole(S, u):
+    """Whether a referee's state ``S`` and entry ``u`` are ones the board's referee can
+    hold: its QM and its turn seats of its game, each seat's doing 0 to 2, the entry's
+    seat and count in range. The board's own code (its referee's turn walking round to
+    the QM, the ring's render()) relies on it: a mirror that is not whole is asked for,
+    never played on (a loop that never ends would freeze the page's tab)."""
+    n = S[L.PLAYERS]
+    if not (2 <= n <= L.SEATS and S[L.QM] < n and S[L.PHASE] <= L.ENDED and
+            (S[L.ROLL] < 216 or S[L.ROLL] == NONE)):
+        return False
+    for i in (L.TURN, L.CHALLENGER, L.CHALLENGED):
+        if S[i] >= n and S[i] != NONE:
+            return False
+    for i in range(L.SEATS):
+        if S[L.DID + i] > L.PASSED:
+            return False
+    m = u[L.WHAT]
+    if not (0 <= m <= L.NEW_QM and 0 <= u[L.COUNT] <= 999 and 0 <= u[L.SEAT] < L.SEATS and
+            0 <= u[L.RIGHT] < 1 << L.SEATS and 0 <= u[L.WRONG] < 1 << L.SEATS and
+            0 <= u[L.CHALLENGER_PEN] <= 999 and 0 <= u[L.CHALLENGED_PEN] <= 999):
+        return False
+    if m >= L.NEW_PLAYERS:  # a new game's players, then its first QM
+        return 2 <= u[L.COUNT] <= L.SEATS and (m == L.NEW_PLAYERS or u[L.SEAT] < u[L.COUNT])
+    return not m or u[L.SEAT] < n
+
+
 def words(r):
     """Where the game is, in a sentence (the page's status line, for the page's own
     board and for a real one)."""
@@ -216,7 +242,8 @@ class Scoreboard:
             k = L.S_SLOTS + L.U_SLOTS
             return not nums or 2 <= n <= L.SEATS and len(nums) == k + n and all(
                 0 <= v <= 255 for v in nums[:L.S_SLOTS]) and all(
-                -32767 <= v <= 32767 for v in nums[k:])
+                -32767 <= v <= 32767 for v in nums[k:]) and whole(
+                nums[:L.S_SLOTS], nums[L.S_SLOTS:k])
         if name == "roll":
             return all(1 <= d <= 6 for d in f["dice"])
         if name == "positions":
@@ -406,6 +433,9 @@ class Scoreboard:
         penalty (``count``, as it was) is being entered again (qiklaxon/reveal.py)."""
         S = self.r.S
         u = self.r.u
+        if not whole(S, u):  # (its walk round the table would not end)
+            self._lost("a game this page cannot hold")
+            return
         w = s = S[L.QM]
         while (s + 1) % S[L.PLAYERS] != S[L.QM]:  # the last answer marked
             s = (s + 1) % S[L.PLAYERS]
@@ -423,7 +453,12 @@ class Scoreboard:
             self._lost("%s is not the one this page had" % what)
 
     def _act(self, op, a=0, b=0, c=0, d=0):
-        """The board took this action: so does the mirror (its own refusal: lost track)."""
+        """The board took this action: so does the mirror (its own refusal: lost track;
+        a mirror that is not ``whole``, say after an ``at`` line of another size, is not
+        played on: the referee's walk round the table would not end)."""
+        if not whole(self.r.S, self.r.u):
+            self._lost("a game this page cannot hold")
+            return
         if self.r.act(op, a, b, c, d):
             self._lost("an action this page's game refuses")
         self.r.more()
@@ -551,8 +586,15 @@ class Scoreboard:
         game is known): each pixel's 0xRRGGBB, and what it shows (``scene``)."""
         r = self.r if self.synced and self.mode == "referee" else None
         shell = _Shell(self, r)
-        _device.Device.render(shell)
-        _device.Device.draw(shell, now_ms & L.TICKS)
+        try:
+            _device.Device.render(shell)
+            _device.Device.draw(shell, now_ms & L.TICKS)
+        except Exception as e:  # a game the board's drawing cannot take (the page draws
+            for i in range(NP):  # every 64 ms: one exception would end its frames)
+                self.px[i] = 0
+            for i in range(len(self.c)):
+                self.c[i] = 0
+            self._lost("a ring that cannot be drawn (%r)" % (e,))
         px = list(self.px)
         return px, scene(self.c, px, False)
 
