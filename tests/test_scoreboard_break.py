@@ -3,6 +3,8 @@ hostile table and cable: the cases tests/test_scoreboard.py does not play. Each 
 holds what a person watching the scoreboard sees to what the board's game is, with the
 host harness as the board (its simulated clock: nothing sleeps)."""
 
+import pytest
+
 import events as E
 import harness
 import scenario
@@ -227,3 +229,43 @@ def test_the_ring_of_a_game_that_cannot_be_drawn_is_dark_and_asks():
     board.r.S[L.DID + 2] = 9  # (no line leaves this: the mirror broken by hand)
     px, scene = board.ring(0)
     assert px == [0] * scoreboard.NP and board.need
+
+
+@pytest.mark.parametrize("kind", ["folder", "file"])
+def test_serial_a_folder_or_a_plain_file_exits_2_with_a_message(kind, tmp_path, capsys,
+                                                                 monkeypatch):
+    """``web --serial`` naming a folder or a plain file (a typo, a tab completion gone
+    wrong: ``/dev/`` or ``/dev/serial/by-id/``, a log file) never becomes a port: exit 2
+    at once, saying what it is. It started the server, printed "the scoreboard of the
+    board on /dev/", and the page said "/dev/ is not there: plug the board in" every
+    half second for ever."""
+    import web
+
+    path = tmp_path / "board"
+    if kind == "folder":
+        path.mkdir()
+    else:
+        path.write_text("not a port\n")
+    monkeypatch.setattr(web, "install", lambda *a, **k: pytest.fail("it went on to serve"))
+    assert web.main(["--serial", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert str(path) in err and "not a serial port" in err and kind in err
+
+
+def test_a_port_that_is_there_but_not_a_serial_port_is_not_said_to_be_missing():
+    """``/dev/null`` (a character device, not a terminal) opens but is no serial port: the
+    page said "/dev/null is not there: plug the board in"."""
+    import time
+
+    import web
+
+    bridge = web.SerialBridge("/dev/null").start()
+    try:
+        end = time.monotonic() + 5
+        while bridge.status["why"].startswith("opening") and time.monotonic() < end:
+            time.sleep(0.02)
+        why = bridge.status["why"]
+        assert not bridge.status["connected"]
+        assert "is not there" not in why and "/dev/null" in why, why
+    finally:
+        bridge.stop()
