@@ -304,3 +304,21 @@ def test_joining_a_board_in_a_fault_shows_the_fault(monkeypatch):
     assert board.synced and board.table() == scoreboard.table(sim.device.r)
     assert sim.device.f[L.FAULT]
     assert board.view()["fault"] is not None  # the board is a pure Klaxon in a fault
+
+
+@pytest.mark.xfail(strict=True, reason="device code: the state line does not say the Klaxon is "
+                   "stuck (hardware/device.py's STUCK flag); lib/state.py's show() gets only "
+                   "the referee")
+def test_joining_a_board_whose_klaxon_is_stuck_shows_the_fault():
+    """The Klaxon wedged down (QK_STUCK_S = 2): the board says so once, rings purple and
+    stays so until it is let go, however long. A page that joins meanwhile gets the
+    game's state and shows the seats, no fault, for as long as the button stays down."""
+    sim = harness.Sim(players=4, settings="QK_STUCK_S = 2\n")
+    sim.play(scenario.taps("100 b\n700 a\n1300 klaxon 60000"), 5000)
+    assert sim.events[-1][1] == "fault: the Klaxon is stuck down; check its wiring"
+    sim.type_in(30000 * 1000)  # the page joins half a minute later
+    sim.run_until_ms(30400)
+    board = scoreboard.Scoreboard()
+    board.feed(sim.events[-1][1], sim.events[-1][0])
+    assert board.synced and sim.device.f[L.STUCK]
+    assert _ring_names(board, sim.now_ms)[0][0] == "purple"
