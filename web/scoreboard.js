@@ -282,8 +282,15 @@ export function serverSource() {
 }
 
 // Web Serial: the page reads the USB port itself (Chrome, Edge). A port pulled out ends
-// the read; plugged back in, the browser says so ("connect") and the page opens it again.
+// the read; plugged back in, the browser says so ("connect") and the page opens it again:
+// Chromium makes a new SerialPort object for a device plugged back in (WICG/serial#181),
+// so a port of the same USB ids is taken as the board come back.
 export function webSerialSource(port) {
+  const ids = (p) => {
+    const i = p && p.getInfo ? p.getInfo() : {};
+    return i.usbVendorId === undefined ? null : `${i.usbVendorId}:${i.usbProductId}`;
+  };
+  const board = ids(port);
   let writer = null;
   let to = null;
   let reading = false;
@@ -326,6 +333,8 @@ export function webSerialSource(port) {
       to = t;
       navigator.serial.addEventListener("connect", (e) => {
         const p = e.port || e.target;
+        if (p && p !== port && p !== navigator.serial && !reading && board !== null &&
+            ids(p) === board) port = p; // (the board, plugged back in: a new object)
         if (p === port || p === navigator.serial) open();
       });
       open();
