@@ -733,3 +733,37 @@ def test_web_serial_reopens_a_board_plugged_back_in_as_a_new_port_object():
         assert port.asks() == b"\n" and b.js("return qkPort.opens") == 2
         port.write((state + "\r\n").encode())
         wait(b, "return qk.board.view && qk.board.view.synced")
+
+
+def test_an_ask_the_board_did_not_answer_is_asked_again_on_a_quiet_table():
+    """The page asks when it connects; if that byte is lost (the board still starting
+    after a reset, say) and nobody presses anything, no line comes to ask again on: the
+    page said "Joining the game: asking the board" until the next press. It asks again
+    on the clock, every ASK_AGAIN_MS, a few times (not for ever: a board that never
+    answers, an older firmware, gets a byte only as its lines come); the answer then
+    shows the game."""
+    sim = Sim(players=4)
+    sim.type_in(10 * 1000)
+    sim.play([(100, True, "b"), (180, False, "b")], 1000)
+    state = [line for _, line in sim.events if line.startswith("state ")][0]
+    with browser.Browser() as b:
+        b.d.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": JsPort.SCRIPT})
+        b.open("?seed=1")
+        b.d.find_element("id", "connect").click()
+        wait(b, "return qk.board && qk.board.connected")
+        port = JsPort(b)
+        wait(b, "return qkPort.written.length")
+        assert port.asks() == b"\n"  # (lost)
+        time.sleep(2.0)
+        assert port.asks() == b"\n", "no ask again on a quiet table"
+        time.sleep(5.0)
+        assert port.asks() == b"\n\n", "asked for ever"  # (3 in all on the clock)
+        time.sleep(2.0)
+        assert port.asks() == b""
+        port.write(b"pass 1\r\n")  # a line: it asks again
+        wait(b, "return qkPort.written.length")
+        assert port.asks() == b"\n"
+        port.write((state + "\r\n").encode())
+        wait(b, "return qk.board.view && qk.board.view.synced")
+        time.sleep(1.7)
+        assert port.asks() == b""  # answered: no more
