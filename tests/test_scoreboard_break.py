@@ -322,3 +322,23 @@ def test_joining_a_board_whose_klaxon_is_stuck_shows_the_fault():
     board.feed(sim.events[-1][1], sim.events[-1][0])
     assert board.synced and sim.device.f[L.STUCK]
     assert _ring_names(board, sim.now_ms)[0][0] == "purple"
+
+
+def test_a_fault_seen_before_the_cable_was_pulled_is_not_shown_for_ever_after():
+    """The board faults (the page rings purple and says "Fault: ..."), then its cable is
+    pulled and it is powered off and on (USB gone: the page sees no restart line), and
+    plugged back in: the page joins again (``rejoin``, web/page.py's board_rejoin) and
+    asks. The board has no fault now, and will never print "fault cleared"; the page
+    went on saying "Fault" over a purple ring for the rest of the evening."""
+    board = scoreboard.Scoreboard()
+    line = _state_line(TEN, TEN_U, [0] * 10)
+    board.feed(line)
+    board.feed("fault: the referee failed: MemoryError()")
+    board.feed("sleeping: press the Klaxon")
+    assert board.view()["fault"] and _ring_names(board, 0)[0][0] == "purple"
+    board.rejoin("connected")
+    assert board.need and not board.synced
+    board.feed(line)
+    v = board.view()
+    assert v["synced"] and v["fault"] is None and not v["asleep"]
+    assert _ring_names(board, 0)[0][0] != "purple"

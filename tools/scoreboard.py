@@ -522,6 +522,21 @@ class Scoreboard:
                 return
         self.log.append((t, name, dict(f)))
 
+    def rejoin(self, why):
+        """The board's console is back (plugged in again, or another port): the game may
+        have moved on meanwhile, so ask for it again; and what the lines said of the
+        board before (a fault, asleep, a refusal) is not known now (a board powered off
+        and on meanwhile prints no "fault cleared"): as a page that joins afresh."""
+        self.synced = False
+        self.stopped = False
+        self.need = True
+        self.why = str(why)
+        self.fault = None
+        self.f[L.FAULT] = self.f[L.STUCK] = self.f[L.FL] = self.f[L.DICE] = 0
+        self.asleep = False
+        self.refused = None
+        self.pending = None
+
     # ------------------------------------------------------------------ what it shows
     def table(self):
         """The game as the mirror holds it (``table``), None until it is known."""
