@@ -46,9 +46,12 @@ RESTARTS = ("soft reboot", "Adafruit CircuitPython", "code.py output:", "Auto-re
             "safemode.py output:", "out of memory: restarting", "QI Klaxon ")
 # ... or code.py stopped (an error: the lines before say which). Then CircuitPython waits
 # for a key, and any byte, an ask's too, takes the board into its REPL, where it would not
-# run code.py again on a file saved: no ask until it starts again (the reset button)
-STOPS = ("Code done running", "Press any key to enter the REPL", ">>>")
-STOPPED = "The board's code.py has stopped (the log says why): press the board's reset button"
+# run code.py again on a file saved: no ask until it starts again (the reset button). A
+# board that cannot start (hardware/start.py) blinks its LED for ever: no game to ask for
+STOPS = ("Code done running", "Press any key to enter the REPL", ">>>",
+         "QI Klaxon cannot start")
+STOPPED = ("The board's code.py has stopped (the log says why): put that right, then press "
+           "the board's reset button")
 PHASES = ("idle", "answering", "reveal", "over")
 LINE_MAX = 300  # a line longer than this (garbage, a wrong baud rate) is cut for showing
 NONE = L.NONE
