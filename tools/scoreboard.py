@@ -43,13 +43,15 @@ SOUNDS = ("klaxon", "denied", "blip", "done", "undone")  # the board's sounds (W
 # says nothing more (a referee's "new" or "resumed" follows); the banner comes at a UART
 # console's start and on entering the REPL (whose prompt, after a byte, says which)
 RESTARTS = ("soft reboot", "Adafruit CircuitPython", "code.py output:", "Auto-reload is on",
-            "safemode.py output:", "out of memory: restarting", "QI Klaxon ")
+            "out of memory: restarting", "QI Klaxon ")
 # ... or code.py stopped (an error: the lines before say which). Then CircuitPython waits
 # for a key, and any byte, an ask's too, takes the board into its REPL, where it would not
 # run code.py again on a file saved: no ask until it starts again (the reset button). A
-# board that cannot start (hardware/start.py) blinks its LED for ever: no game to ask for
+# board that cannot start (hardware/start.py) blinks its LED for ever: no game to ask for;
+# in safe mode (safemode.py) it sleeps, restarts (the cable's port goes and comes back,
+# which asks) or stays there, where a byte left waiting would take it into its REPL
 STOPS = ("Code done running", "Press any key to enter the REPL", ">>>",
-         "QI Klaxon cannot start")
+         "QI Klaxon cannot start", "safemode.py output:", "QI Klaxon safe mode")
 STOPPED = ("The board's code.py has stopped (the log says why): put that right, then press "
            "the board's reset button")
 PHASES = ("idle", "answering", "reveal", "over")
