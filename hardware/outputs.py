@@ -190,16 +190,24 @@ def start(p):
             v[_QK_FINISH], prof[_P_NVM], dice)
 
 
-def wavs():
+def wavs(one=False):
     """The klaxon, denied, blip, done and undone sounds as WAV samples sharing one streaming buffer
-    (one sound plays at a time); a missing or bad file is silent, and says so."""
+    (one sound plays at a time); a missing or bad file is silent, and says so. ``one``: they
+    play through one mixer, which takes one format (the first file's): a file in another
+    rate, channels or bits is silent too, and says so."""
     import audiocore
 
     b = bytearray(256)
     snd = []
+    f = None
     for i in ("klaxon", "denied", "blip", "done", "undone"):
         try:
-            snd.append(audiocore.WaveFile(open("sounds/%s.wav" % i, "rb"), b))
+            w = audiocore.WaveFile(open("sounds/%s.wav" % i, "rb"), b)
+            g = (w.sample_rate, w.channel_count, w.bits_per_sample)
+            f = f or g
+            if one and g != f:
+                raise ValueError("%d Hz, %d channel(s), %d bits, not %d, %d, %d" % (g + f))
+            snd.append(w)
         except (OSError, ValueError) as e:
             print("sounds/%s.wav missing or bad (%r): it will be silent" % (i, e))
             snd.append(None)

@@ -30,4 +30,4 @@ def sound(pin, volume, audio, wavs, tones):
     import audiopwmio
     from hardware.mixer import mixed
 
-    return mixed(audiopwmio.PWMAudioOut(pin), volume, wavs())
+    return mixed(audiopwmio.PWMAudioOut(pin), volume, wavs(True))

@@ -32,7 +32,7 @@ def sound(pin, volume, audio, wavs, tones):
         import audiopwmio
         from hardware.mixer import mixed
 
-        return mixed(audiopwmio.PWMAudioOut(pin), volume, wavs())
+        return mixed(audiopwmio.PWMAudioOut(pin), volume, wavs(True))
     import pwmio
 
     return pwmio.PWMOut(pin, frequency=440, duty_cycle=0, variable_frequency=True), tones + (

@@ -26,9 +26,18 @@ LANE_TIMEOUT_S = {"test_vm.py": 900, "test_cp.py": 900, "test_pico.py": 1800,
                   "test_bundle.py": 1800}  # (its bundles boot on the Pico and CircuitPython lanes)
 
 
+# The lanes whose tests take minutes, longest first: collected first, so that pytest-xdist
+# hands them out at the start and the host suite's thousand short tests fill the other
+# core round them, not a lane's last minutes on one core at the end (CI: 2 cores)
+FIRST = ("test_pico.py", "test_cp.py", "test_bundle.py", "test_fresh_clone.py",
+         "test_mutants_tool.py", "test_card_robot.py")
+
+
 def pytest_collection_modifyitems(config, items):
     import pytest
 
+    rank = {name: i for i, name in enumerate(FIRST)}
+    items.sort(key=lambda item: rank.get(os.path.basename(str(item.fspath)), len(FIRST)))
     if config.getoption("timeout", None):
         return
     for item in items:

@@ -717,7 +717,8 @@ def test_a_card_literal_tables_questions_play_the_same_on_the_real_firmware(shar
     import robot
 
     settings, questions, runs = shared("robot", _robot_runs)
-    assert len(questions) == ROBOT_QUESTIONS >= 5
+    assert len(questions) == ROBOT_QUESTIONS >= 3  # (a Klaxon with a penalty, all passed,
+    # all answered wrong with two penalties: seed 7's first three; the full bench plays 20)
     for k, (q, (records, offset, wall)) in enumerate(zip(questions, runs)):
         problems = robot.pico_check(settings, q, pico.Run(records, offset, wall, None))
         assert not problems, "question %d (%r):\n%s" % (k, q["plan"], "\n".join(problems[:12]))

@@ -89,6 +89,82 @@ def test_a_missing_sound_file_is_said_and_silent_and_the_others_play(tmp_path, m
     assert [n for _, n in sim.sounds()] == ["klaxon"] and sim.named("ask")
 
 
+# The builds whose sounds play through one audiomixer voice (one format for every file)
+MIXED = [("simulated", ""), ("cpb", ""), ("pico", 'QK_AUDIO = "amp"\n')]
+
+
+def _drive(tmp_path, monkeypatch, keep=("klaxon", "denied", "blip", "done", "undone")):
+    """A drive (the current folder) holding these of the project's sounds."""
+    (tmp_path / "sounds").mkdir()
+    for name in keep:
+        shutil.copy(os.path.join(ROOT, "sounds", name + ".wav"), tmp_path / "sounds")
+    monkeypatch.chdir(tmp_path)
+
+
+def _referee_ok(sim, said):
+    """The board started as the referee, not a traceback: the Klaxon before the first
+    question is a try (it flashes), B asks."""
+    assert "new" in said, said
+    sim.press("klaxon", 10)
+    sim.tap("b", 200)
+    sim.run_until_ms(400)
+    assert sim.named("ask"), lines(sim)
+
+
+@pytest.mark.parametrize("board, settings", MIXED)
+def test_a_drive_without_the_sounds_folder_plays_silent_on_the_mixed_builds(
+        tmp_path, monkeypatch, board, settings):
+    """A Bluefruit (or a Pico with an amplifier) whose drive lacks sounds/: each file is
+    said missing, then no sound, and the board referees with its lights (it used to stop
+    at start-up on the first file's sample rate)."""
+    _drive(tmp_path, monkeypatch, keep=())
+    sim = Sim(settings, players=4, board_name=board)
+    said = lines(sim)
+    assert len([x for x in said if x.startswith("sounds/") and "missing or bad" in x]) == 5, said
+    assert "no sound: ValueError('no sounds/*.wav')" in said, said
+    _referee_ok(sim, said)
+    assert sim.sounds() == []
+
+
+@pytest.mark.parametrize("board, settings", MIXED)
+def test_a_missing_klaxon_wav_leaves_the_other_sounds_on_the_mixed_builds(
+        tmp_path, monkeypatch, board, settings):
+    """Only sounds/klaxon.wav missing: said; the Klaxon is silent, the blip still plays."""
+    _drive(tmp_path, monkeypatch, keep=("denied", "blip", "done", "undone"))
+    sim = Sim(settings, players=4, board_name=board)
+    said = lines(sim)
+    assert [x for x in said if x.startswith("sounds/")] == [
+        "sounds/klaxon.wav missing or bad (FileNotFoundError(2, 'No such file or directory')): "
+        "it will be silent"], said
+    _referee_ok(sim, said)
+    assert [n for _, n in sim.sounds()] == ["blip"]
+
+
+@pytest.mark.parametrize("board, settings", MIXED)
+def test_a_sound_in_another_format_is_said_and_silent_on_the_mixed_builds(
+        tmp_path, monkeypatch, board, settings):
+    """sounds/blip.wav replaced by one at 22050 Hz: the mixer takes the klaxon's format
+    (16 kHz), and CircuitPython's voice refuses a sample not in it; said at start-up, the
+    blip is silent, the klaxon sounds."""
+    import wave
+
+    _drive(tmp_path, monkeypatch)
+    with wave.open(os.path.join(ROOT, "sounds", "blip.wav"), "rb") as w:
+        frames, width = w.readframes(w.getnframes()), w.getsampwidth()
+    with wave.open(str(tmp_path / "sounds" / "blip.wav"), "wb") as w:
+        w.setnchannels(1)
+        w.setsampwidth(width)
+        w.setframerate(22050)
+        w.writeframes(frames)
+    sim = Sim(settings, players=4, board_name=board)
+    said = lines(sim)
+    assert [x for x in said if x.startswith("sounds/")] == [
+        "sounds/blip.wav missing or bad (ValueError('22050 Hz, 1 channel(s), 16 bits, not "
+        "16000, 1, 16')): it will be silent"], said
+    _referee_ok(sim, said)
+    assert [n for _, n in sim.sounds()] == ["klaxon"]
+
+
 def test_the_picos_piezo_is_as_loud_as_qk_volume_says():
     """The piezo's loudness is its PWM duty: QK_VOLUME tenths of half the period
     (10: a square wave) while a tone plays."""

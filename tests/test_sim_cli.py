@@ -3,6 +3,7 @@ the caller's paths, bad flags and paths refused before anything is written, inpu
 a line at a time, idle gaps fast-forwarded on every build, Ctrl-C, the keys, the ring's
 labels readable, and the sound's promise kept."""
 
+import json
 import os
 import pty
 import select
@@ -237,14 +238,14 @@ def test_ctrl_c_stops_dev_py_web_with_no_traceback(tmp_path):
 
 
 # ------------------------------------------------------------ in a terminal
-def terminal(keys, tmp_path, wait=1.5):
+def terminal(keys, tmp_path, wait=1.5, args=()):
     """Run the sim in a pseudo-terminal, type ``keys`` (a list of (text, pause s)), and
     return (exit code, what it printed)."""
     pid, fd = pty.fork()
     if pid == 0:  # the child: the sim in the terminal, from tmp_path
         os.chdir(str(tmp_path))
         as_a_terminal_job()
-        os.execv(sys.executable, [sys.executable, SIM, "--wav", "rec.wav"])
+        os.execv(sys.executable, [sys.executable, SIM, "--wav", "rec.wav"] + list(args))
     out = b""
 
     def drain(seconds):
@@ -275,6 +276,25 @@ def test_upper_case_k_is_the_klaxon_too_and_ctrl_c_quits_keeping_the_sounds(tmp_
     assert "klaxon 2 1" in out  # K: seat 2 challenges seat 1's answer
     assert (tmp_path / "rec.wav").stat().st_size > 44
     assert "sounds written to" in out
+
+
+def test_each_run_in_a_terminal_rolls_new_dice_and_seed_replays_them(tmp_path):
+    """Played in a terminal, the dice are new each run (a user saw the same first roll
+    every time); --seed gives a run's dice again; a script replays the same game."""
+    import re
+
+    def first_roll(args=()):
+        rc, out = terminal([("a", 0.8), ("q", 0.5)], tmp_path, args=args)  # A: roll
+        assert rc == 0, out[-1000:]
+        return re.search(r"roll (\d) (\d) (\d)", out).groups()
+
+    seed_1 = first_roll(["--seed", "1"])
+    assert first_roll(["--seed", "1"]) == seed_1
+    assert [first_roll(), first_roll()] != [seed_1, seed_1]  # (by chance: 1 in 46,656)
+    (tmp_path / "roll.txt").write_text("100 down a\n180 up a\n")
+    rolls = [json.loads(x) for a in ([], [], ["--seed", "1"]) for x in run(
+        ["--script", "roll.txt"] + a, tmp_path).stdout.splitlines() if '"roll"' in x]
+    assert len(rolls) == 3 and rolls[0] == rolls[1] == rolls[2], rolls
 
 
 def test_the_terminal_ring_is_drawn_round_with_every_seat_readable(tmp_path):
@@ -336,3 +356,96 @@ def test_the_table_view_says_the_ring_in_words_by_seat_and_the_sounds_as_heard()
     assert S.ring_words(sim) == ("seat 0's light white; seat 1's light yellow blinking fast; "
                                  "seat 2's light vermillion blinking fast; seat 3's light grey")
     assert set(S.HEARD) == set(synth.NAMES)
+
+
+# ------------------------------------------------------------ the scoreboard, without a board
+def _free_port():
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_the_sim_shows_its_game_on_the_scoreboard_page_as_a_board_would(tmp_path):
+    """``sim --scoreboard PORT`` (docs/scoreboard.md: trying it without a board): it prints
+    the page's address; the page's events carry the sim's console lines as they come;
+    the page's ask makes the sim's board print its whole state; a scoreboard fed those
+    lines (tools/scoreboard.py, as the page runs it) follows the game the keys play."""
+    import json
+    import threading
+    import urllib.request
+
+    import scoreboard
+    import web
+
+    try:
+        web.install(out=lambda *a: None)
+    except web.WebError as e:
+        pytest.skip("the page's VM cannot be installed here: %s" % e)
+    port = _free_port()
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.chdir(str(tmp_path))
+        as_a_terminal_job()
+        os.execv(sys.executable, [sys.executable, SIM, "--wav", "", "--scoreboard", str(port)])
+    out = b""
+
+    def drain_until(cond, seconds=60):
+        nonlocal out
+        end = time.monotonic() + seconds
+        while time.monotonic() < end and not cond():
+            if select.select([fd], [], [], 0.05)[0]:
+                try:
+                    out += os.read(fd, 65536)
+                except OSError:
+                    return
+        return cond()
+
+    got = []  # the page's events
+    try:
+        assert drain_until(lambda: b"The scoreboard of this simulated board: http://127.0.0.1:%d/"
+                           % port in out), out.decode(errors="replace")[-2000:]
+        base = "http://127.0.0.1:%d/" % port
+        with urllib.request.urlopen(base + "serial", timeout=10) as r:
+            status = json.load(r)
+        assert status["connected"] and status["name"].startswith("the simulated board")
+        with urllib.request.urlopen(base + "index.html", timeout=10) as r:
+            assert b"Connect a board" in r.read()
+
+        def listen():
+            with urllib.request.urlopen(base + "serial/events", timeout=60) as r:
+                for raw in r:
+                    if raw.startswith(b"data: "):
+                        got.append(json.loads(raw[6:]))
+
+        threading.Thread(target=listen, daemon=True).start()
+        texts = lambda: [m["text"] for m in got if m["kind"] == "line"]  # noqa: E731
+        assert drain_until(lambda: got), "no events"
+        req = urllib.request.Request(base + "serial/ask", method="POST")
+        with urllib.request.urlopen(req, timeout=10) as r:
+            assert r.status == 204
+        assert drain_until(lambda: any(t.startswith("state ") for t in texts())), texts()
+        for key in ("b", "a", "k"):  # ask; seat 1 answers; seat 2 challenges it
+            os.write(fd, key.encode())
+            drain_until(lambda: False, 0.6)
+        assert drain_until(lambda: "klaxon 2 1" in texts()), texts()
+        os.write(fd, b"q")
+        drain_until(lambda: False, 1.0)
+    finally:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        _, status_ = os.waitpid(pid, 0)
+        os.close(fd)
+    assert "Traceback" not in out.decode(errors="replace")
+    board = scoreboard.Scoreboard()
+    lines = texts()
+    for i, text in enumerate(lines):
+        board.feed(text, i)
+    state = lines.index(next(t for t in lines if t.startswith("state ")))
+    assert not board.need and board.synced, lines
+    assert "answer 1" in lines[state:]
+    v = board.view()  # what the page shows: seat 2 challenges seat 1's answer
+    assert (v["challenger"], v["challenged"], v["players"]) == (2, 1, 4), v

@@ -683,6 +683,23 @@ def test_connect_a_board_without_web_serial_says_what_to_run(chromium):
     assert b.trace()["state"]["phase"] == "answering"
 
 
+def test_the_volume_and_mute_are_kept_across_a_reload(chromium):
+    """Muted (and the volume set) as a TV at the table leaves it: a reload, or the screen
+    waking, keeps them, as the board's slide switch stays where it was put."""
+    b = chromium
+    b.open("?seed=1")
+    assert not b.js("return document.getElementById('mute').checked")
+    b.d.find_element("id", "mute").click()
+    b.js("const v = document.getElementById('volume'); v.value = 3;"
+         "v.dispatchEvent(new Event('input'))")
+    b.reload()
+    assert b.js("return document.getElementById('mute').checked")
+    assert b.js("return document.getElementById('volume').value") == "3"
+    b.d.find_element("id", "mute").click()  # and unmuted, kept too
+    b.reload()
+    assert not b.js("return document.getElementById('mute').checked")
+
+
 def test_web_serial_reopens_a_board_plugged_back_in_as_a_new_port_object():
     """Chromium gives a USB device plugged back in a new SerialPort object (its
     ``connect`` event's port is not the one the page opened: WICG/serial#181), which the

@@ -119,22 +119,27 @@ def test_the_published_folder_is_the_whole_page(registry, tmp_path):
         assert "./node_modules/%s/micropython.mjs" % web.PACKAGE in f.read()
 
 
-def test_the_server_gives_the_browser_the_types_it_insists_on(registry, tmp_path):
+@pytest.fixture
+def served(registry, tmp_path):
+    """The page installed, published and served on a free port: (its folder, the server)."""
     web.install(out=lambda *a: None)
     site = web.publish(str(tmp_path / "site"))
     httpd = web.server(0, site)
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    try:
-        base = "http://127.0.0.1:%d/" % httpd.server_port
-        for path, kind in (("app.js", "text/javascript"), ("index.html", "text/html"),
-                           ("node_modules/%s/micropython.mjs" % web.PACKAGE, "text/javascript"),
-                           ("node_modules/%s/micropython.wasm" % web.PACKAGE, "application/wasm")):
-            with URLOPEN(base + path) as r:
-                assert r.headers["Content-Type"].startswith(kind), path
-                assert r.headers["Cache-Control"] == "no-store"
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
+    yield site, httpd
+    httpd.shutdown()
+    httpd.server_close()
+
+
+def test_the_server_gives_the_browser_the_types_it_insists_on(served):
+    _, httpd = served
+    base = "http://127.0.0.1:%d/" % httpd.server_port
+    for path, kind in (("app.js", "text/javascript"), ("index.html", "text/html"),
+                       ("node_modules/%s/micropython.mjs" % web.PACKAGE, "text/javascript"),
+                       ("node_modules/%s/micropython.wasm" % web.PACKAGE, "application/wasm")):
+        with URLOPEN(base + path) as r:
+            assert r.headers["Content-Type"].startswith(kind), path
+            assert r.headers["Cache-Control"] == "no-store"
 
 
 def test_publishing_never_replaces_a_folder_it_did_not_make(registry, tmp_path):
@@ -299,18 +304,11 @@ def test_the_server_reads_a_board_s_port_line_by_line_and_asks_it_with_one_byte(
         os.close(master)
 
 
-def test_without_serial_the_page_runs_its_own_board(registry, tmp_path):
-    web.install(out=lambda *a: None)
-    site = web.publish(str(tmp_path / "site"))
-    httpd = web.server(0, site)
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    try:
-        with pytest.raises(urllib.error.HTTPError) as e:
-            URLOPEN("http://127.0.0.1:%d/serial" % httpd.server_port)
-        assert e.value.code == 404
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
+def test_without_serial_the_page_runs_its_own_board(served):
+    site, httpd = served
+    with pytest.raises(urllib.error.HTTPError) as e:
+        URLOPEN("http://127.0.0.1:%d/serial" % httpd.server_port)
+    assert e.value.code == 404
     for name in ("scoreboard.js", "device/tools/scoreboard.py", "device/lib/qiklaxon/layout.py"):
         assert os.path.isfile(os.path.join(site, name)), name
 

@@ -206,7 +206,7 @@ def rows(quick=True):
     return out
 
 
-ROBOT_CI = 5  # the robot's questions tests/test_pico.py replays (its QK_PICO_ROBOT default)
+ROBOT_CI = 3  # the robot's questions tests/test_pico.py replays (its QK_PICO_ROBOT default)
 
 
 def robot_row(questions):

@@ -30,6 +30,7 @@ import io
 import json
 import math
 import os
+import random
 import shutil
 import subprocess
 import sys
@@ -165,9 +166,11 @@ def write_wav(sim, path):
             w.writeframes(bytes(out))
 
 
-def make_sim(args):
+def make_sim(args, seed=1):
+    """The simulated board; ``seed``: its dice (a real board's come from its own noise)."""
     return Sim(players=args.players, qm=args.qm, klaxon_only=args.klaxon_only,
-               board_name=args.board, settings=args.settings_text, coarse=True)
+               board_name=args.board, settings=args.settings_text, coarse=True,
+               seed=args.seed if args.seed is not None else seed)
 
 
 def _settings_text(path):
@@ -228,6 +231,16 @@ def check_args(args):
     if args.qm is not None and not (qlow <= args.qm <= min(qhigh, players - 1)):
         raise UsageError("--qm %d: the first QM is a seat from 0 to %d (%d players)"
                          % (args.qm, min(qhigh, players - 1), players))
+    if args.seed is not None and not 0 <= args.seed < 1 << 31:
+        raise UsageError("--seed %d: a seed is a whole number from 0 to %d" % (
+            args.seed, (1 << 31) - 1))
+    if args.scoreboard is not None:
+        if not 0 < args.scoreboard < 65536:
+            raise UsageError("--scoreboard %d: a port is a number from 1 to 65535"
+                             % args.scoreboard)
+        if args.script is not None or not (sys.stdin.isatty() and sys.stdout.isatty()):
+            raise UsageError("--scoreboard: play in a terminal (its keys press the buttons "
+                             "and the page follows); not with --script or without a terminal")
     if args.script is not None:
         args.script = os.path.abspath(args.script)
         if os.path.isdir(args.script):
@@ -456,10 +469,40 @@ HEARD = {"klaxon": "KLAXON!", "denied": "a low buzz", "blip": "a tick",
          "done": "two notes up", "undone": "two notes down"}
 
 
-def interactive(sim, wav, table=False):
+def scoreboard(port):
+    """The page, as the scoreboard of this simulated board (``--scoreboard``), served on
+    127.0.0.1:``port``: (the bridge the sim's console goes to, the server's address).
+    UsageError when it cannot be (the page's files, the port)."""
+    import deploy
+    import threading
+    import web
+
+    bridge = web.SimBridge()
+    try:
+        web.install()
+        web.stage()
+        httpd = web.serve(port, bridge=bridge, flag="--scoreboard")
+    except (web.WebError, deploy.DeployError) as e:
+        raise UsageError("--scoreboard: %s" % e)
+    threading.Thread(target=httpd.serve_forever, name="scoreboard", daemon=True).start()
+    return bridge, web.address("127.0.0.1", httpd.server_port)
+
+
+def to_scoreboard(sim, bridge, sent):
+    """The console lines after the first ``sent`` to the scoreboard's pages, and their
+    asks typed in (one byte: the board prints its whole state). Returns how many are sent."""
+    for _, line in sim.events[sent:]:
+        bridge.line(line)
+    if bridge.asks():
+        sim.type_in((sim.now_ms + 1) * 1000)
+    return len(sim.events)
+
+
+def interactive(sim, wav, table=False, bridge=None):
     """Play in the terminal until q or Ctrl-C; then write the WAV (and play it where a
     player exists). ``table``: show only what a table sees and hears (the ring, and each
-    sound in words), not the console or the game's state: play it with the table card."""
+    sound in words), not the console or the game's state: play it with the table card.
+    ``bridge``: the console also goes to the scoreboard's pages (``scoreboard``)."""
     import select
     import termios
     import tty
@@ -470,11 +513,14 @@ def interactive(sim, wav, table=False):
     tty.setcbreak(fd)
     start = time.monotonic()
     shown = 0
+    sent = 0
     screen = Screen(sys.stdout)
     try:
         while True:
             now_ms = int((time.monotonic() - start) * 1000)
             sim.run_until_ms(now_ms)
+            if bridge is not None:
+                sent = to_scoreboard(sim, bridge, sent)
             if table:  # what the table hears, not what the console says
                 lines = ["%7.3f s  you hear %s" % (t / 1000, HEARD[name])
                          for t, name in sim.sounds()[shown:]]
@@ -530,6 +576,13 @@ def main(argv=None):
                         "(no console, no game state): play it with the table card")
     p.add_argument("--settings", default=None,
                    help="settings file (default: settings.toml beside code.py, if any)")
+    p.add_argument("--seed", type=int, default=None,
+                   help="the dice's seed (default: new each run in a terminal, 1 with --script "
+                        "or without a terminal, so a script replays the same game)")
+    p.add_argument("--scoreboard", type=int, nargs="?", const=8008, default=None, metavar="PORT",
+                   help="in a terminal: also show this board's game on the scoreboard page "
+                        "(a real board's: docs/scoreboard.md), served on 127.0.0.1:PORT "
+                        "(default 8008); open the address it prints in a browser")
     args = p.parse_args(argv)
     sim = None
     try:
@@ -541,7 +594,10 @@ def main(argv=None):
         os.chdir(ROOT)  # the firmware opens sounds/ as the board's drive has them
         if args.wav and args.wav_folder:
             os.makedirs(args.wav_folder, exist_ok=True)
-        sim = make_sim(args)
+        # played in a terminal, new dice each run, as a board's; a script (or the demo)
+        # replays the same game every time unless --seed says otherwise
+        live = steps is None and sys.stdin.isatty() and sys.stdout.isatty()
+        sim = make_sim(args, seed=random.randrange(1, 1 << 31) if live else 1)
         if sim.device is None:
             return cannot_start(sim)
         if steps is not None:
@@ -550,7 +606,12 @@ def main(argv=None):
                 write_wav(sim, args.wav)
             return 0
         if sys.stdin.isatty() and sys.stdout.isatty():
-            interactive(sim, args.wav, table=args.table)
+            bridge = None
+            if args.scoreboard is not None:
+                bridge, where = scoreboard(args.scoreboard)
+                print("The scoreboard of this simulated board: %s  (open it in a browser; "
+                      "it shows the game as the keys below play it)" % where, flush=True)
+            interactive(sim, args.wav, table=args.table, bridge=bridge)
             return 0
         print("No terminal: playing the built-in demo (a question with a Klaxon).")
         run_script(sim, parse_script(DEMO), sys.stdout)

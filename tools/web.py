@@ -224,33 +224,26 @@ REOPEN_S = 0.5  # a port that is not there is tried again this often
 LINE_MAX = 4096  # bytes without a newline (noise, a wrong baud rate) go out as a line
 
 
-class SerialBridge:
-    """A board's serial console on this computer, for the pages that show it: a thread
-    reads ``port`` (pyserial) and sends each line to every page listening (``listen``),
-    with the time it was read; ``ask()`` writes one byte (the board then prints its
-    whole state). The port is opened again whenever it is gone (not plugged in yet,
-    the cable pulled out): the pages are told (``status``)."""
+class Bridge:
+    """A board's console for the pages that show it: each line goes to every page
+    listening (``listen``), with the time it was read; ``ask()`` asks the board for its
+    whole state. ``status`` says whether the board is there (the pages show it)."""
 
-    def __init__(self, port, baud=BAUD):
+    def __init__(self, port, name=None):
         self.port = port
-        self.baud = baud
-        self.ser = None
         self.lock = threading.Lock()
         self.listeners = []
         self.status = {"kind": "status", "port": port, "connected": False,
                        "why": "opening %s" % port}
-        self.stopped = threading.Event()
-        self.thread = threading.Thread(target=self._run, name="serial " + port, daemon=True)
+        if name:
+            self.status["name"] = name
         self.lines = 0
 
     def start(self):
-        self.thread.start()
         return self
 
     def stop(self):
-        self.stopped.set()
         self._send(None)  # the listeners end
-        self.thread.join(2)
 
     def listen(self):
         """A queue of what comes (dicts; None: the bridge stopped), starting with the status."""
@@ -274,6 +267,63 @@ class SerialBridge:
             for q in self.listeners:
                 q.put(msg)
 
+    def line(self, text, t=None):
+        """A line the board printed (read at ``t``, epoch ms; None: now)."""
+        self.lines += 1
+        self._send({"kind": "line", "text": text, "t": time.time() * 1000 if t is None else t})
+
+    def _state(self, connected, why):
+        if (connected, why) != (self.status["connected"], self.status["why"]):
+            msg = {"kind": "status", "port": self.port, "connected": connected, "why": why,
+                   "t": time.time() * 1000}
+            if "name" in self.status:
+                msg["name"] = self.status["name"]
+            self._send(msg)
+
+
+class SimBridge(Bridge):
+    """The simulated board's console (``tools/dev.py sim --scoreboard``): the sim sends
+    each line it prints (``line``) and, each time round its loop, takes the asks the
+    pages made (``asks``: how many since it last took them) and types one byte for them."""
+
+    def __init__(self):
+        super().__init__("sim", name="the simulated board (tools/dev.py sim)")
+        self._asks = 0
+        self._state(True, "the simulated board")
+
+    def ask(self):
+        with self.lock:
+            self._asks += 1
+        return True
+
+    def asks(self):
+        with self.lock:
+            n, self._asks = self._asks, 0
+        return n
+
+
+class SerialBridge(Bridge):
+    """A board's serial console on this computer: a thread reads ``port`` (pyserial) and
+    sends each line on; ``ask()`` writes one byte (the board then prints its whole state).
+    The port is opened again whenever it is gone (not plugged in yet, the cable pulled
+    out): the pages are told (``status``)."""
+
+    def __init__(self, port, baud=BAUD):
+        super().__init__(port)
+        self.baud = baud
+        self.ser = None
+        self.stopped = threading.Event()
+        self.thread = threading.Thread(target=self._run, name="serial " + port, daemon=True)
+
+    def start(self):
+        self.thread.start()
+        return self
+
+    def stop(self):
+        self.stopped.set()
+        super().stop()
+        self.thread.join(2)
+
     def ask(self):
         """One byte to the board: it answers with its whole state. False: no port open."""
         ser = self.ser
@@ -284,11 +334,6 @@ class SerialBridge:
             return True
         except Exception:  # (gone meanwhile: the reader says so)
             return False
-
-    def _state(self, connected, why):
-        if (connected, why) != (self.status["connected"], self.status["why"]):
-            self._send({"kind": "status", "port": self.port, "connected": connected, "why": why,
-                        "t": time.time() * 1000})
 
     def _run(self):
         import serial
@@ -320,13 +365,10 @@ class SerialBridge:
                     while b"\n" in buf or len(buf) > LINE_MAX:
                         i = buf.find(b"\n")
                         line, buf = (buf[:i], buf[i + 1:]) if i >= 0 else (buf, b"")
-                        self.lines += 1
-                        self._send({"kind": "line", "text": line.decode("utf-8", "replace"),
-                                    "t": t})
+                        self.line(line.decode("utf-8", "replace"), t)
             except (serial.SerialException, OSError, TypeError) as e:  # the cable pulled out
                 if buf:
-                    self._send({"kind": "line", "text": buf.decode("utf-8", "replace"),
-                                "t": time.time() * 1000})
+                    self.line(buf.decode("utf-8", "replace"))
                 self._state(False, "the board is gone from %s: plug it back in (%s)" % (
                     self.port, str(e).split("(")[0].strip() or type(e).__name__))
             finally:
@@ -415,6 +457,31 @@ def server(port=0, folder=WEB, bridge=None, host="127.0.0.1"):
         (host, port), functools.partial(handler, directory=folder))
 
 
+def serve(port, bridge=None, host="127.0.0.1", flag="--port"):
+    """A server of the page (``server``), or WebError saying why not (the port in use:
+    another copy still running, most often). ``flag``: the caller's option for the port."""
+    import errno
+
+    try:
+        return server(port, bridge=bridge, host=host)
+    except (OSError, OverflowError) as e:
+        if getattr(e, "errno", None) == errno.EADDRINUSE:
+            raise WebError("cannot serve on %s:%d: the port is in use (another copy still "
+                           "running? stop it with Ctrl-C in its terminal), or choose another "
+                           "with %s N" % (host, port, flag))
+        raise WebError("cannot serve on %s:%d (%s); choose another port with %s N" % (
+            host, port, getattr(e, "strerror", None) or e, flag))
+
+
+def address(host, port):
+    """Where a browser on this computer finds the page (and, serving every address, that
+    the rest of the network does too)."""
+    where = "http://%s:%d/" % ("127.0.0.1" if host in ("", "0.0.0.0", "::") else host, port)
+    if host in ("", "0.0.0.0", "::"):
+        where += " (on this computer; elsewhere on this network, its address, port %d)" % port
+    return where
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="tools/dev.py web", description=__doc__.split("\n")[0])
     ap.add_argument("--port", type=int, default=8008, help="port on 127.0.0.1 (default 8008)")
@@ -463,18 +530,13 @@ def main(argv=None):
         return 130
     bridge = SerialBridge(args.serial).start() if args.serial else None
     try:
-        httpd = server(args.port, bridge=bridge, host=args.host)
-    except (OSError, OverflowError) as e:
-        print("web: cannot serve on %s:%d (%s); try --port, or --host 127.0.0.1" % (
-            args.host, args.port, getattr(e, "strerror", None) or e), file=sys.stderr)
+        httpd = serve(args.port, bridge=bridge, host=args.host)
+    except WebError as e:
+        print("web:", e, file=sys.stderr)
         if bridge:
             bridge.stop()
         return 2
-    where = "http://%s:%d/" % ("127.0.0.1" if args.host in ("", "0.0.0.0", "::")
-                                else args.host, httpd.server_port)
-    if args.host in ("", "0.0.0.0", "::"):
-        where += " (on this computer; elsewhere on this network, its address, port %d)" % (
-            httpd.server_port)
+    where = address(args.host, httpd.server_port)
     try:
         if bridge:
             print("QI Klaxon scoreboard of the board on %s: %s  (Ctrl-C stops)" % (

@@ -7,7 +7,7 @@
 // Or it is the scoreboard of a real board plugged into this computer (web/scoreboard.js:
 // "Connect a board", or `tools/dev.py web --serial PORT`): then its own board does not run.
 import { loadMicroPython } from "./node_modules/@micropython/micropython-webassembly-pyscript/micropython.mjs";
-import { serverSource, startBoard, webSerialSource } from "./scoreboard.js";
+import { serverSource, showLog, startBoard, webSerialSource } from "./scoreboard.js";
 
 const NVM_KEY = "qiklaxon.nvm"; // the saved game: the board's flash, as hex
 const TICK_MS = 4; // the loop's timer
@@ -36,7 +36,6 @@ let lastFrame = null;
 let hours = null; // each pixel's clock hour on the board (tools/events.py RING_POSITIONS)
 let note = null; // what the start said (resumed, a new game...), shown until the first press
 let logFirst = 0; // the log entry the list's first item shows
-const LOG_LINES = 200;
 const holders = { klaxon: new Set(), a: new Set(), b: new Set() }; // the inputs holding each control
 const TAP_MS = 80; // a button pressed by a screen reader: a tap this long
 const KEEP = 1000; // of the measures below, the last this many (a long evening)
@@ -99,7 +98,13 @@ function audioContext() {
   return audio.ctx;
 }
 
+const SOUND_KEY = "qi-klaxon-sound"; // the volume and Mute, kept as the board's switch is
+
 function setVolume() {
+  try {
+    localStorage.setItem(SOUND_KEY, JSON.stringify({
+      volume: Number($("volume").value), mute: $("mute").checked }));
+  } catch (e) { /* (a browser that keeps nothing: this page's choice only) */ }
   if (audio.gain) {
     const v = $("mute").checked ? 0 : Number($("volume").value) / 10;
     audio.gain.gain.value = v * v; // loudness grows about with the square
@@ -291,24 +296,8 @@ function frame() {
       console.warn("cannot keep the game in this browser", e);
     }
   }
-  const log = $("log");
-  for (const [i, t, text] of f.log) { // entry i (from power-on): new, or its last line folded in
-    if (i < logFirst) continue; // long gone from the list
-    let li = log.children[i - logFirst];
-    if (!li) {
-      li = document.createElement("li");
-      li.value = i + 1;
-      log.appendChild(li);
-    }
-    li.textContent = text;
-    li.className = text.startsWith("KLAXON") ? "alarm" : "";
-    li.dataset.t = t;
-  }
-  while (log.children.length > LOG_LINES) { // a long game: the recent ones
-    log.removeChild(log.firstChild);
-    logFirst++;
-  }
-  if (f.log.length) $("log").scrollTop = $("log").scrollHeight;
+  logFirst = showLog($("log"), logFirst,
+    f.log.map(([i, t, text]) => [i, t, text, text.startsWith("KLAXON") ? "alarm" : ""]));
   $("asleep").hidden = !f.asleep;
   if (f.asleep && !(lastFrame && lastFrame.asleep)) holdScreen(false);
   // the status line follows the game (what the start said comes first until a press)
@@ -408,6 +397,11 @@ function wireInputs() {
       }
     }
   });
+  try { // the volume and Mute as they were left (a reload, a TV waking from sleep)
+    const kept = JSON.parse(localStorage.getItem(SOUND_KEY) || "null");
+    if (kept && kept.volume >= 0 && kept.volume <= 10) $("volume").value = kept.volume;
+    if (kept) $("mute").checked = !!kept.mute;
+  } catch (e) { /* (nothing kept, or not readable: the page's defaults) */ }
   $("volume").addEventListener("input", setVolume);
   $("mute").addEventListener("change", setVolume);
   $("forget").addEventListener("click", () => {

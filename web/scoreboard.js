@@ -15,6 +15,31 @@ const SAME_PRESS_MS = 30; // lines this close are one press's: one sound (the bo
 const KEEP = 2000; // of the lines kept for the tests and the benchmark, the last this many
 const LOG_LINES = 200;
 
+// The event log's list (the board's page and the scoreboard): each [entry i from power-on,
+// its time, its text, its class] new, or its text updated (its last line folded in); the
+// list keeps the last LOG_LINES and scrolls to the newest. Returns the entry the list's
+// first item now shows.
+export function showLog(log, first, entries) {
+  for (const [i, t, text, cls] of entries) {
+    if (i < first) continue; // long gone from the list
+    let li = log.children[i - first];
+    if (!li) {
+      li = document.createElement("li");
+      li.value = i + 1;
+      log.appendChild(li);
+    }
+    li.textContent = text;
+    li.className = cls;
+    li.dataset.t = t;
+  }
+  while (log.children.length > LOG_LINES) { // a long game: the recent ones
+    log.removeChild(log.firstChild);
+    first++;
+  }
+  if (entries.length) log.scrollTop = log.scrollHeight;
+  return first;
+}
+
 export function startBoard(ctx, source) {
   const { py, $ } = ctx;
   const hours = JSON.parse(py.board_start()).hours;
@@ -140,6 +165,9 @@ export function startBoard(ctx, source) {
       ask();
     }
     if (!connected) show(sb.view, true);
+    if (!sb.view) { // (nothing from the board yet: the heading says what the page waits for)
+      ctx.status(connected ? "Connected: waiting for the board's game" : "Not connected: " + why);
+    }
   }
 
   function latency() {
@@ -218,24 +246,8 @@ export function startBoard(ctx, source) {
   }
 
   function logged(entries) {
-    const log = $("log");
-    for (const [i, t, name, text] of entries) {
-      if (i < logFirst) continue;
-      let li = log.children[i - logFirst];
-      if (!li) {
-        li = document.createElement("li");
-        li.value = i + 1;
-        log.appendChild(li);
-      }
-      li.textContent = text;
-      li.className = name === "klaxon" ? "alarm" : name === "console" ? "raw" : "";
-      li.dataset.t = t;
-    }
-    while (log.children.length > LOG_LINES) {
-      log.removeChild(log.firstChild);
-      logFirst++;
-    }
-    if (entries.length) log.scrollTop = log.scrollHeight;
+    logFirst = showLog($("log"), logFirst, entries.map(([i, t, name, text]) =>
+      [i, t, text, name === "klaxon" ? "alarm" : name === "console" ? "raw" : ""]));
   }
 
   // The ring, drawn by the board's own code: after a line, and every 64 ms for its blinks
@@ -284,8 +296,8 @@ export function serverSource() {
         const m = JSON.parse(e.data);
         if (m.kind === "line") to.line(m.text, m.t);
         else if (m.kind === "status") {
-          to.link(m.connected, m.connected ? `Connected: the board on ${m.port} (read by ` +
-            "the server)" : `The board is not connected: ${m.why}`);
+          to.link(m.connected, m.connected ? `Connected: ${m.name || "the board on " + m.port}` +
+            " (read by the server)" : `The board is not connected: ${m.why}`);
         }
       };
       events.onerror = () => {

@@ -23,6 +23,10 @@ class WaveFile:
         self.duration_us = self.frames * 1000000 // self.sample_rate
         self._c = bytearray(32)
 
+    @property
+    def samples_signed(self):  # (a class attribute: no heap per sample on the lane)
+        return self.bits_per_sample > 8
+
     def deinit(self):
         self.file.close()
 
