@@ -14,7 +14,7 @@ firmware's bytes, through the page.
 import random
 
 import pytest
-from hypothesis import Phase, given, settings, strategies as st
+from hypothesis import Phase, example, given, settings, strategies as st
 
 import deploy
 import events as E
@@ -50,6 +50,10 @@ def follow(sim, end_ms, join_ms=0, step_ms=4):
     asks = []
     seen = None
     waiting = None  # the ask not answered yet
+    # Joined mid-game, the scoreboard cannot know the ring's flash of a press before it
+    # (up to 1200 ms, and a tap's blip leaves it running) nor a roll shown until the next
+    # press taken: its ring is compared from then on.
+    ring_known = not join_ms
     with scoreboard.Watch(sim) as watch:
         t = 0
         while t <= end_ms:
@@ -62,11 +66,13 @@ def follow(sim, end_ms, join_ms=0, step_ms=4):
                 for i in range(seen, len(sim.events)):
                     name, _, sound = board.feed(sim.events[i][1], sim.events[i][0])
                     heard = heard or sound is not None
+                    ring_known = ring_known or sound not in (None, "denied") and \
+                        sim.events[i][0] >= join_ms + 1200
                     if name == "state":
                         waiting = None
                     fed.append((i, board.table(), board.need, sound))
-                if heard and seen < len(sim.events) and board.mode == "referee" and \
-                        sim.device.r and board.fault is None:
+                if heard and ring_known and seen < len(sim.events) and \
+                        board.mode == "referee" and sim.device.r and board.fault is None:
                     # Both now (the board's ticks: the harness's ms + a constant), not at
                     # the line's time: the board's flags are now's, and a flash may have
                     # ended (its flag cleared) in the ms since the line.
@@ -239,6 +245,13 @@ def test_random_presses_followed_from_power_on(presses, players, seed):
 
 
 @settings(max_examples=12, deadline=None, phases=(Phase.explicit, Phase.generate))  # (no shrinking: each example plays a game)
+@example(presses=[("klaxon", 900, 696), ("a", 900, 346), ("klaxon", 80, 256), ("b", 900, 545),
+                  ("klaxon", 2300, 485), ("a", 900, 234), ("a", 80, 392), ("b", 80, 641),
+                  ("a", 80, 217), ("b", 80, 303), ("klaxon", 2300, 421), ("klaxon", 2300, 478),
+                  ("a", 80, 395), ("a", 2300, 699), ("b", 2300, 622), ("a", 2300, 686),
+                  ("klaxon", 80, 475), ("a", 900, 164), ("b", 80, 257), ("b", 80, 260),
+                  ("b", 80, 700)], seed=117, at=0.9)  # (joined 150 ms into a press's flash:
+# a tap after it, whose blip leaves that flash running, failed about one run in six)
 @given(presses=RANDOM_STEPS, seed=st.integers(1, 10 ** 6), at=st.floats(0.1, 0.9))
 def test_random_presses_joined_mid_game(presses, seed, at):
     """Joined at a random moment: the scoreboard asks at once, holds the board's game
@@ -309,7 +322,8 @@ def test_lines_it_cannot_parse_change_nothing():
     junk = ["", "   ", "\x00\x01\x02", "\ufffd\ufffd\ufffdZ\ufffd", "at", "at x y", "klaxon 3",
             "answer", "answer 1 2", "state 1 2 3", "state " + " ".join(["999"] * 30),
             "state " + " ".join(["4"] * 19 + ["0"] * 7 + ["1"] * 3), "roll 1 2", "seat -",
-            ">>> ", "Traceback (most recent call last):", "x" * 5000]
+            "Traceback (most recent call last):", "x" * 5000]  # (">>> ", the REPL's prompt:
+    # code.py stopped, tests/test_scoreboard_break.py)
     junk += ["".join(chr(rng.randrange(0, 0x250)) for _ in range(rng.randrange(1, 80)))
              for _ in range(200)]
     for line in junk:

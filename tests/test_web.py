@@ -698,3 +698,89 @@ def test_the_volume_and_mute_are_kept_across_a_reload(chromium):
     b.d.find_element("id", "mute").click()  # and unmuted, kept too
     b.reload()
     assert not b.js("return document.getElementById('mute').checked")
+
+
+def test_web_serial_reopens_a_board_plugged_back_in_as_a_new_port_object():
+    """Chromium gives a USB device plugged back in a new SerialPort object (its
+    ``connect`` event's port is not the one the page opened: WICG/serial#181), which the
+    page ignored: "The board's cable is out: plug it back in (the page reconnects)" for
+    ever, the board plugged back in. The port stood in for here plugs back in as a new
+    object of the same USB ids, as Chromium's does: the page opens it and asks."""
+    sim = Sim(players=4)
+    sim.type_in(10 * 1000)
+    sim.play([(100, True, "b"), (180, False, "b")], 1000)
+    state = [line for _, line in sim.events if line.startswith("state ")][0]
+    again = """
+    qkPort.plugNew = () => {
+      const old = qkPort.port;
+      const port = new EventTarget();
+      let feed = null;
+      port.open = async (options) => {
+        qkPort.opens++;
+        port.readable = new ReadableStream({ start(c) { feed = c; } });
+        port.writable = new WritableStream({ write(chunk) { qkPort.written.push(...chunk); } });
+        qkPort.write = (b64) => { const s = atob(b64); const a = new Uint8Array(s.length);
+          for (let i = 0; i < s.length; i++) a[i] = s.charCodeAt(i); feed.enqueue(a); };
+      };
+      port.close = async () => {};
+      port.getInfo = old.getInfo;
+      const e = new Event('connect');
+      e.port = port;
+      navigator.serial.dispatchEvent(e);
+    };
+    """
+    script = JsPort.SCRIPT.replace("window.qkPort = { written: [], opens: 0,",
+                                   "window.qkPort = { written: [], opens: 0, port,")
+    with browser.Browser() as b:
+        b.d.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": script})
+        b.open("?seed=1")
+        b.js(again)
+        b.d.find_element("id", "connect").click()
+        wait(b, "return qk.board && qk.board.connected")
+        port = JsPort(b)
+        wait(b, "return qkPort.written.length")
+        assert port.asks() == b"\n"
+        port.write((state + "\r\n").encode())
+        wait(b, "return qk.board.view && qk.board.view.synced")
+        port.pull()
+        wait(b, "return !qk.board.connected")
+        b.js("qkPort.plugNew()")
+        wait(b, "return qk.board.connected", timeout=3)
+        wait(b, "return qkPort.written.length")
+        assert port.asks() == b"\n" and b.js("return qkPort.opens") == 2
+        port.write((state + "\r\n").encode())
+        wait(b, "return qk.board.view && qk.board.view.synced")
+
+
+def test_an_ask_the_board_did_not_answer_is_asked_again_on_a_quiet_table():
+    """The page asks when it connects; if that byte is lost (the board still starting
+    after a reset, say) and nobody presses anything, no line comes to ask again on: the
+    page said "Joining the game: asking the board" until the next press. It asks again
+    on the clock, every ASK_AGAIN_MS, a few times (not for ever: a board that never
+    answers, an older firmware, gets a byte only as its lines come); the answer then
+    shows the game."""
+    sim = Sim(players=4)
+    sim.type_in(10 * 1000)
+    sim.play([(100, True, "b"), (180, False, "b")], 1000)
+    state = [line for _, line in sim.events if line.startswith("state ")][0]
+    with browser.Browser() as b:
+        b.d.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": JsPort.SCRIPT})
+        b.open("?seed=1")
+        b.d.find_element("id", "connect").click()
+        wait(b, "return qk.board && qk.board.connected")
+        port = JsPort(b)
+        wait(b, "return qkPort.written.length")
+        assert port.asks() == b"\n"  # (lost)
+        time.sleep(2.0)
+        assert port.asks() == b"\n", "no ask again on a quiet table"
+        time.sleep(5.0)
+        assert port.asks() == b"\n\n", "asked for ever"  # (3 in all on the clock)
+        time.sleep(2.0)
+        assert port.asks() == b""
+        port.write(b"pass 1\r\n")  # a line: it asks again
+        wait(b, "return qkPort.written.length")
+        assert port.asks() == b"\n"
+        port.write((state + "\r\n").encode())
+        wait(b, "return qk.board.view && qk.board.view.synced")
+        time.sleep(1.7)
+        assert port.asks() == b""  # answered: no more

@@ -38,11 +38,22 @@ from qiklaxon.core import Referee
 import hardware.device as _device
 
 SOUNDS = ("klaxon", "denied", "blip", "done", "undone")  # the board's sounds (WAV names)
-# CircuitPython's own lines: the board (re)started, or code.py stopped; and code.py's
-# first, the firmware's version (tools/deploy.py VERSION_LINE): it is starting
+# CircuitPython's own lines: the board (re)started (and code.py's first, the firmware's
+# version, tools/deploy.py VERSION_LINE): ask, for a board that comes back a pure Klaxon
+# says nothing more (a referee's "new" or "resumed" follows); the banner comes at a UART
+# console's start and on entering the REPL (whose prompt, after a byte, says which)
 RESTARTS = ("soft reboot", "Adafruit CircuitPython", "code.py output:", "Auto-reload is on",
-            "Code done running", "Press any key to enter the REPL", "safemode.py output:",
             "out of memory: restarting", "QI Klaxon ")
+# ... or code.py stopped (an error: the lines before say which). Then CircuitPython waits
+# for a key, and any byte, an ask's too, takes the board into its REPL, where it would not
+# run code.py again on a file saved: no ask until it starts again (the reset button). A
+# board that cannot start (hardware/start.py) blinks its LED for ever: no game to ask for;
+# in safe mode (safemode.py) it sleeps, restarts (the cable's port goes and comes back,
+# which asks) or stays there, where a byte left waiting would take it into its REPL
+STOPS = ("Code done running", "Press any key to enter the REPL", ">>>",
+         "QI Klaxon cannot start", "safemode.py output:", "QI Klaxon safe mode")
+STOPPED = ("The board's code.py has stopped (the log says why): put that right, then press "
+           "the board's reset button")
 PHASES = ("idle", "answering", "reveal", "over")
 LINE_MAX = 300  # a line longer than this (garbage, a wrong baud rate) is cut for showing
 NONE = L.NONE
@@ -96,6 +107,32 @@ def _seat(v):
     return None if v == NONE else v
 
 
+def whole(S, u):
+    """Whether a referee's state ``S`` and entry ``u`` are ones the board's referee can
+    hold: its QM and its turn seats of its game, each seat's doing 0 to 2, the entry's
+    seat and count in range. The board's own code (its referee's turn walking round to
+    the QM, the ring's render()) relies on it: a mirror that is not whole is asked for,
+    never played on (a loop that never ends would freeze the page's tab)."""
+    n = S[L.PLAYERS]
+    if not (2 <= n <= L.SEATS and S[L.QM] < n and S[L.PHASE] <= L.ENDED and
+            (S[L.ROLL] < 216 or S[L.ROLL] == NONE)):
+        return False
+    for i in (L.TURN, L.CHALLENGER, L.CHALLENGED):
+        if S[i] >= n and S[i] != NONE:
+            return False
+    for i in range(L.SEATS):
+        if S[L.DID + i] > L.PASSED:
+            return False
+    m = u[L.WHAT]
+    if not (0 <= m <= L.NEW_QM and 0 <= u[L.COUNT] <= 999 and 0 <= u[L.SEAT] < L.SEATS and
+            0 <= u[L.RIGHT] < 1 << L.SEATS and 0 <= u[L.WRONG] < 1 << L.SEATS and
+            0 <= u[L.CHALLENGER_PEN] <= 999 and 0 <= u[L.CHALLENGED_PEN] <= 999):
+        return False
+    if m >= L.NEW_PLAYERS:  # a new game's players, then its first QM
+        return 2 <= u[L.COUNT] <= L.SEATS and (m == L.NEW_PLAYERS or u[L.SEAT] < u[L.COUNT])
+    return not m or u[L.SEAT] < n
+
+
 def words(r):
     """Where the game is, in a sentence (the page's status line, for the page's own
     board and for a real one)."""
@@ -136,6 +173,7 @@ class Scoreboard:
         self.refused = None  # the last refusal's reason
         self.fault = None  # what the board said of a fault, while it lasts
         self.asleep = False
+        self.stopped = False  # the board's code.py stopped (STOPS): nothing to ask
         self.log = []  # [t_ms, event, fields], merged as tools/events.py merges them
         self.lines = 0  # lines fed
         # the ring: what hardware/device.py's render() and draw() read of a Device
@@ -167,6 +205,9 @@ class Scoreboard:
         if not self._sane(name, f, before):  # numbers, or an "at" or "game over", no board
             name, f = "console", {"line": text}  # prints there: as it came
         sound = None
+        if name != "console" and self.stopped:  # (its restart not seen): it runs again
+            self.stopped = False
+            self._lost("the board's code.py runs again")
         if name != "console" and name != "positions" and name != "over":
             self.asleep = name == "sleep"
         try:
@@ -206,7 +247,8 @@ class Scoreboard:
             k = L.S_SLOTS + L.U_SLOTS
             return not nums or 2 <= n <= L.SEATS and len(nums) == k + n and all(
                 0 <= v <= 255 for v in nums[:L.S_SLOTS]) and all(
-                -32767 <= v <= 32767 for v in nums[k:])
+                -32767 <= v <= 32767 for v in nums[k:]) and whole(
+                nums[:L.S_SLOTS], nums[L.S_SLOTS:k])
         if name == "roll":
             return all(1 <= d <= 6 for d in f["dice"])
         if name == "positions":
@@ -231,11 +273,19 @@ class Scoreboard:
         S = r.S
         u = r.u
         if name == "console":
-            if text.startswith(RESTARTS):  # the board restarts: its "new" or "resumed" follows
+            stops = text.startswith(STOPS)
+            if stops or text.startswith(RESTARTS):  # the board restarts, or code.py stopped
                 self.synced = False
                 self.pending = None
                 self.fault = None
+                self.asleep = False
                 self.f[L.FAULT] = self.f[L.STUCK] = 0
+                self.stopped = stops
+                if stops:
+                    self.need = False
+                    self.why = "the board's code.py stopped"
+                else:
+                    self._lost("the board restarted")
             return None
         if name == "state":
             self._state(f["numbers"])
@@ -252,8 +302,9 @@ class Scoreboard:
             self.refused = f["reason"]
             return "denied"
         if name == "fault":
-            self.fault = f["what"]
-            self.f[L.STUCK if "stuck" in f["what"] else L.FAULT] = 1
+            self.fault = f["what"]  # the referee's (a pure Klaxon until its rebuild), or the
+            # Klaxon's (stuck down, or held down at power-on: until it is let go)
+            self.f[L.FAULT if "referee" in f["what"] else L.STUCK] = 1
             return None
         if name == "fault_cleared":
             if "referee" in f["what"]:  # rebuilt from its log, nothing being entered: ask
@@ -271,7 +322,8 @@ class Scoreboard:
         if name == "over":
             S[L.PHASE] = L.ENDED
             S[L.TURN] = NONE
-            return None
+            self.f[L.DICE] = 0  # (a roll to the finish: the board's ring shows the end, not
+            return None  # the roll: hardware/device.py press())
         if name in ("error", "sleep"):
             return None
         self.refused = None
@@ -386,6 +438,9 @@ class Scoreboard:
         penalty (``count``, as it was) is being entered again (qiklaxon/reveal.py)."""
         S = self.r.S
         u = self.r.u
+        if not whole(S, u):  # (its walk round the table would not end)
+            self._lost("a game this page cannot hold")
+            return
         w = s = S[L.QM]
         while (s + 1) % S[L.PLAYERS] != S[L.QM]:  # the last answer marked
             s = (s + 1) % S[L.PLAYERS]
@@ -403,7 +458,12 @@ class Scoreboard:
             self._lost("%s is not the one this page had" % what)
 
     def _act(self, op, a=0, b=0, c=0, d=0):
-        """The board took this action: so does the mirror (its own refusal: lost track)."""
+        """The board took this action: so does the mirror (its own refusal: lost track;
+        a mirror that is not ``whole``, say after an ``at`` line of another size, is not
+        played on: the referee's walk round the table would not end)."""
+        if not whole(self.r.S, self.r.u):
+            self._lost("a game this page cannot hold")
+            return
         if self.r.act(op, a, b, c, d):
             self._lost("an action this page's game refuses")
         self.r.more()
@@ -431,6 +491,7 @@ class Scoreboard:
     def _state(self, nums):
         """The board's whole state: a pure Klaxon (no numbers), or the referee's S, u and
         positions; the mirror takes it as its game, with nothing logged before it."""
+        self.stopped = False
         if not nums:
             self.mode = "klaxon"
             self.synced = True
@@ -466,6 +527,21 @@ class Scoreboard:
                 return
         self.log.append((t, name, dict(f)))
 
+    def rejoin(self, why):
+        """The board's console is back (plugged in again, or another port): the game may
+        have moved on meanwhile, so ask for it again; and what the lines said of the
+        board before (a fault, asleep, a refusal) is not known now (a board powered off
+        and on meanwhile prints no "fault cleared"): as a page that joins afresh."""
+        self.synced = False
+        self.stopped = False
+        self.need = True
+        self.why = str(why)
+        self.fault = None
+        self.f[L.FAULT] = self.f[L.STUCK] = self.f[L.FL] = self.f[L.DICE] = 0
+        self.asleep = False
+        self.refused = None
+        self.pending = None
+
     # ------------------------------------------------------------------ what it shows
     def table(self):
         """The game as the mirror holds it (``table``), None until it is known."""
@@ -477,10 +553,11 @@ class Scoreboard:
         """Everything the scoreboard shows, as plain values."""
         out = {"synced": self.synced, "mode": self.mode, "need": self.need, "why": self.why,
                "asleep": self.asleep, "fault": self.fault, "refused": self.refused,
-               "finish": self.finish}
+               "finish": self.finish, "stopped": self.stopped}
         r = self.r
+        joining = STOPPED if self.stopped else "Joining the game: asking the board"
         if self.mode == "klaxon":
-            out["status"] = words(None)
+            out["status"] = words(None) if self.synced else joining
             return out
         S = r.S
         u = r.u
@@ -505,7 +582,7 @@ class Scoreboard:
             best = max(out["positions"])
             out["winners"] = [s for s in range(n) if r.P[s] == best]
         out["entry"] = self.entry()
-        out["status"] = words(r) if self.synced else "Joining the game: asking the board"
+        out["status"] = words(r) if self.synced else joining
         return out
 
     def entry(self):
@@ -529,8 +606,15 @@ class Scoreboard:
         game is known): each pixel's 0xRRGGBB, and what it shows (``scene``)."""
         r = self.r if self.synced and self.mode == "referee" else None
         shell = _Shell(self, r)
-        _device.Device.render(shell)
-        _device.Device.draw(shell, now_ms & L.TICKS)
+        try:
+            _device.Device.render(shell)
+            _device.Device.draw(shell, now_ms & L.TICKS)
+        except Exception as e:  # a game the board's drawing cannot take (the page draws
+            for i in range(NP):  # every 64 ms: one exception would end its frames)
+                self.px[i] = 0
+            for i in range(len(self.c)):
+                self.c[i] = 0
+            self._lost("a ring that cannot be drawn (%r)" % (e,))
         px = list(self.px)
         return px, scene(self.c, px, False)
 

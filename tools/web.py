@@ -342,8 +342,14 @@ class SerialBridge(Bridge):
             try:
                 ser = serial.Serial(self.port, self.baud, timeout=0.05)
             except (serial.SerialException, OSError, ValueError) as e:
-                self._state(False, "%s is not there: plug the board in (%s)" % (
-                    self.port, getattr(e, "strerror", None) or str(e).split(":")[0]))
+                why = getattr(e, "strerror", None) or str(e).split(":")[0]
+                if os.path.exists(self.port):  # there, but not opened as a serial port
+                    self._state(False, "%s did not open as a serial port (%s): another "
+                                "program may have it, or it is not the board's" % (
+                                    self.port, str(e) or why))
+                else:
+                    self._state(False, "%s is not there: plug the board in (%s)" % (
+                        self.port, why))
                 self.stopped.wait(REOPEN_S)
                 continue
             self.ser = ser
@@ -497,6 +503,12 @@ def main(argv=None):
             print("web: --serial needs the board's port, e.g. /dev/ttyACM0 or COM3",
                   file=sys.stderr)
             return 2
+        for test, what in ((os.path.isdir, "a folder"), (os.path.isfile, "a file")):
+            if test(args.serial):  # (never a port: one that is not there yet may come)
+                print("web: --serial %s is %s, not a serial port: name the board's port, "
+                      "e.g. /dev/ttyACM0, /dev/cu.usbmodem14101 or COM3" % (args.serial, what),
+                      file=sys.stderr)
+                return 2
         try:
             import serial  # noqa: F401
         except ImportError:

@@ -362,7 +362,5 @@ def board_rejoin(why):
     """The board's console is back (plugged in again, or another port): the game may have
     moved on meanwhile, so the scoreboard asks for it again."""
     b = _board[0]
-    b.synced = False
-    b.need = True
-    b.why = str(why)
+    b.rejoin(why)
     return json.dumps(b.view())

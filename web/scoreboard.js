@@ -10,6 +10,7 @@
 // Nothing else is ever sent to the board.
 
 const ASK_AGAIN_MS = 1500; // no answer to an ask: ask again after this
+const ASK_RETRIES = 3; // ... at most this many times with no line from the board to go on
 const SAME_PRESS_MS = 30; // lines this close are one press's: one sound (the board's)
 const KEEP = 2000; // of the lines kept for the tests and the benchmark, the last this many
 const LOG_LINES = 200;
@@ -65,6 +66,9 @@ export function startBoard(ctx, source) {
   let drawn = -1e9; // the ring last drawn (performance.now())
   let dirty = true; // ... and a line came since
   let waiting = null; // the ask not answered yet (performance.now())
+  let need = true; // the scoreboard wants the board's whole state (its last word on it)
+  let retries = 0; // asks again on the clock, since the last state or connection
+  let retry = null; // ... the next one's timer
   let current = null; // the sound playing: {name, start, end} (performance.now() ms)
   let after = null; // the sound waiting for the klaxon to end (the board's one voice)
 
@@ -116,11 +120,25 @@ export function startBoard(ctx, source) {
     waiting = now;
     keep(sb.asks, epoch(now));
     source.ask();
+    // An ask the board did not answer (its byte lost in a reset, say) on a quiet table
+    // (no line to ask again on): ask again on the clock, a few times.
+    clearTimeout(retry);
+    retry = setTimeout(() => {
+      retry = null;
+      if (need && waiting !== null && sb.connected && retries < ASK_RETRIES) {
+        retries++;
+        ask();
+      }
+    }, ASK_AGAIN_MS + 50);
   }
 
   function line(text, read) {
     const out = JSON.parse(py.board_feed(text, Math.round(performance.now())));
-    if (out.event === "state") waiting = null;
+    need = out.need;
+    if (out.event === "state") {
+      waiting = null;
+      retries = 0;
+    }
     const started = out.sound ? sound(out.sound, read ?? epoch(performance.now())) : null;
     show(out.view);
     logged(out.log);
@@ -141,6 +159,8 @@ export function startBoard(ctx, source) {
     $("sb-link").className = connected ? "ok" : "out";
     if (connected && !was) { // (again): the game may have moved on meanwhile
       waiting = null;
+      need = true;
+      retries = 0;
       show(JSON.parse(py.board_rejoin("connected")));
       ask();
     }
@@ -294,8 +314,15 @@ export function serverSource() {
 }
 
 // Web Serial: the page reads the USB port itself (Chrome, Edge). A port pulled out ends
-// the read; plugged back in, the browser says so ("connect") and the page opens it again.
+// the read; plugged back in, the browser says so ("connect") and the page opens it again:
+// Chromium makes a new SerialPort object for a device plugged back in (WICG/serial#181),
+// so a port of the same USB ids is taken as the board come back.
 export function webSerialSource(port) {
+  const ids = (p) => {
+    const i = p && p.getInfo ? p.getInfo() : {};
+    return i.usbVendorId === undefined ? null : `${i.usbVendorId}:${i.usbProductId}`;
+  };
+  const board = ids(port);
   let writer = null;
   let to = null;
   let reading = false;
@@ -338,6 +365,8 @@ export function webSerialSource(port) {
       to = t;
       navigator.serial.addEventListener("connect", (e) => {
         const p = e.port || e.target;
+        if (p && p !== port && p !== navigator.serial && !reading && board !== null &&
+            ids(p) === board) port = p; // (the board, plugged back in: a new object)
         if (p === port || p === navigator.serial) open();
       });
       open();
