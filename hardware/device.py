@@ -269,7 +269,7 @@ class Device:
             if supervisor.runtime.serial_bytes_available:  # a host asks for the whole state
                 import state  # (a byte a chores pass: lib/state.py reads it, answers, and
 
-                state.show(self.r)  # leaves RAM again)
+                state.show(self)  # leaves RAM again)
             if __debug__ and p[_SLEEP] and not f[_STUCK] and f[_CUR] == _NONE and ticks_diff(
                     n, t[_LAST]) >= t[_IDLE]:
                 p[_SLEEP](self, n)  # deep sleep until the Klaxon (hardware/power.py)

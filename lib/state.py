@@ -8,6 +8,9 @@ are names the loop's module holds anyway: the loop gains no name of its own for 
     state S... u... P[0] .. P[players - 1]    the referee's state, what is being
                                               entered, each seat's square
     state                                     a pure Klaxon (no referee)
+
+then, while it lasts, the fault the board said when it began (a page that joins later
+shows it too): the referee failed (a pure Klaxon until it is rebuilt), the Klaxon stuck.
 """
 
 import sys
@@ -17,13 +20,17 @@ if __debug__:  # CPython needs const; the Express's mpy-cross -O3 drops this imp
 
 # The names of the numbers (lib/qiklaxon/layout.py; tests/test_names.py holds them to it)
 _PLAYERS = const(0)
+_STUCK = const(1)  # the Device's flags f: the Klaxon held down too long (or at power-on)
+_FAULT = const(15)  # a fault: a pure Klaxon until its referee is rebuilt
 
 
-def show(r):
-    """Answer one byte from the host with the whole state of referee ``r`` (None: a pure
-    Klaxon), then leave RAM (the import left this module in sys.modules). A number at a
-    time: no tuple of them all, no slice, in a heap the game may have nearly filled."""
+def show(d):
+    """Answer one byte from the host with the whole state of Device ``d``'s referee (None:
+    a pure Klaxon) and its fault, then leave RAM (the import left this module in
+    sys.modules). A number at a time: no tuple of them all, no slice, in a heap the game
+    may have nearly filled."""
     sys.stdin.read(1)
+    r = d.r
     print("state", end="")
     if r:
         for x in r.S:
@@ -33,4 +40,8 @@ def show(r):
         for i in range(r.S[_PLAYERS]):
             print("", r.P[i], end="")
     print()
+    if d.f[_FAULT]:
+        print("fault: the referee failed (a pure Klaxon until it is rebuilt)")
+    if d.f[_STUCK]:
+        print("fault: the Klaxon is stuck down; check its wiring")
     sys.modules.pop("state", None)

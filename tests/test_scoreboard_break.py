@@ -271,17 +271,12 @@ def test_a_port_that_is_there_but_not_a_serial_port_is_not_said_to_be_missing():
         bridge.stop()
 
 
-@pytest.mark.xfail(strict=True, reason="device code: the state line does not say the board is "
-                   "in a fault (a pure Klaxon until its referee is rebuilt); lib/state.py's "
-                   "show() would need the Device's FAULT and STUCK flags (hardware/device.py "
-                   "passes self.r only)")
 def test_joining_a_board_in_a_fault_shows_the_fault(monkeypatch):
     """The referee fails (an exception in a press): for 5 s the board is a pure Klaxon,
-    its ring purple, A and B buzzing. A page that joins then asks, and the state line is
-    the game as it was: the page shows the game as if nothing were wrong (no fault, the
-    seats lit), and its klaxon flashes 400 ms where the board's flash 1200. Until the
-    rebuild's "fault cleared" (which asks again), what the table sees on the board and
-    on the page differ."""
+    its ring purple, A and B buzzing. A page that joins then asks; the state line is the
+    game as it was, and the fault line after it (lib/state.py) says the board is in a
+    fault: the page shows it (it showed the game as if nothing were wrong until the
+    rebuild's "fault cleared")."""
     from qiklaxon.core import Referee
 
     sim = harness.Sim(players=4)
@@ -300,26 +295,31 @@ def test_joining_a_board_in_a_fault_shows_the_fault(monkeypatch):
     sim.type_in(2000 * 1000)  # the page joins now
     sim.run_until_ms(2400)
     board = scoreboard.Scoreboard()
-    board.feed(sim.events[-1][1], sim.events[-1][0])
+    answer = [(t, line) for t, line in sim.events if t >= 2000]
+    assert [line.split()[0] for _, line in answer] == ["state", "fault:"], answer
+    for t, line in answer:
+        board.feed(line, t)
     assert board.synced and board.table() == scoreboard.table(sim.device.r)
     assert sim.device.f[L.FAULT]
     assert board.view()["fault"] is not None  # the board is a pure Klaxon in a fault
 
 
-@pytest.mark.xfail(strict=True, reason="device code: the state line does not say the Klaxon is "
-                   "stuck (hardware/device.py's STUCK flag); lib/state.py's show() gets only "
-                   "the referee")
 def test_joining_a_board_whose_klaxon_is_stuck_shows_the_fault():
     """The Klaxon wedged down (QK_STUCK_S = 2): the board says so once, rings purple and
     stays so until it is let go, however long. A page that joins meanwhile gets the
-    game's state and shows the seats, no fault, for as long as the button stays down."""
+    game's state and the stuck Klaxon after it, and rings purple too (it showed the
+    seats, no fault, for as long as the button stayed down)."""
     sim = harness.Sim(players=4, settings="QK_STUCK_S = 2\n")
     sim.play(scenario.taps("100 b\n700 a\n1300 klaxon 60000"), 5000)
     assert sim.events[-1][1] == "fault: the Klaxon is stuck down; check its wiring"
     sim.type_in(30000 * 1000)  # the page joins half a minute later
     sim.run_until_ms(30400)
     board = scoreboard.Scoreboard()
-    board.feed(sim.events[-1][1], sim.events[-1][0])
+    answer = [(t, line) for t, line in sim.events if t >= 30000]
+    assert [line for _, line in answer][1:] == [
+        "fault: the Klaxon is stuck down; check its wiring"], answer
+    for t, line in answer:
+        board.feed(line, t)
     assert board.synced and sim.device.f[L.STUCK]
     assert _ring_names(board, sim.now_ms)[0][0] == "purple"
 
