@@ -29,8 +29,12 @@ PY = os.path.join(VENV, "bin", "python")
 REQS = os.path.join(ROOT, "requirements-dev.txt")
 LOCK = os.path.join(ROOT, "requirements.lock")  # exact versions: what CI tested
 STAMP = os.path.join(VENV, ".requirements-sha256")
-# The host suite: every test but the browser lane's, on every core (pytest-xdist)
-HOST_SUITE = ["-n", "auto", "tests", "--ignore=tests/test_web.py"]
+# The host suite: every test but the browser lane's, on every core (pytest-xdist). Work
+# stealing: a worker whose queue runs dry takes tests still waiting in another's (the
+# lanes' tests take minutes, the rest well under a second; with the default scheduling
+# one worker sat idle for the last 9 minutes while the other's queue waited behind a
+# Pico lane test)
+HOST_SUITE = ["-n", "auto", "--dist", "worksteal", "tests", "--ignore=tests/test_web.py"]
 # CI's sample of the mutants: a fixed 40 (tools/mutants.py; the full run is the bench's)
 MUTANTS_SAMPLE = 40
 # -rs: each lane that skipped says why, and how to get what it needs; the 20 slowest tests
