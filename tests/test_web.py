@@ -784,3 +784,24 @@ def test_an_ask_the_board_did_not_answer_is_asked_again_on_a_quiet_table():
         wait(b, "return qk.board.view && qk.board.view.synced")
         time.sleep(1.7)
         assert port.asks() == b""  # answered: no more
+
+
+def test_a_scoreboard_only_watched_says_its_sound_is_off_until_a_click(cable):
+    """With the browser's own rule (a page's sound starts only after a click or a key on
+    it), the scoreboard of a real board says so; a click anywhere lets the sound out and
+    the note goes. Mute and the volume work there too, and are kept across a reload."""
+    with browser.Browser(serial=cable.link, gesture_for_sound=True) as b:
+        b.open("")
+        wait(b, "return qk.board && qk.board.connected")
+        off = "return !document.getElementById('sound-off').hidden"
+        assert b.js(off), "a silent page that does not say why"
+        assert "click" in b.js("return document.getElementById('sound-off').textContent")
+        b.d.find_element("id", "scoreboard").click()  # anywhere on the page
+        wait(b, "return document.getElementById('sound-off').hidden")
+        assert b.js("return qk.gain") > 0
+        b.d.find_element("id", "mute").click()
+        assert b.js("return qk.gain") == 0, "Mute did not silence the scoreboard"
+        b.reload()
+        wait(b, "return qk.board && qk.board.connected")
+        assert b.js("return document.getElementById('mute').checked")
+        assert b.js("return qk.gain") == 0

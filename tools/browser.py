@@ -58,9 +58,11 @@ def find():
 class Browser:
     """web/ served on a free port of 127.0.0.1, and one headless Chromium on it."""
 
-    def __init__(self, width=1280, height=800, serial=None):
+    def __init__(self, width=1280, height=800, serial=None, gesture_for_sound=False):
         """``serial``: a port the server reads as ``tools/dev.py web --serial`` does (the
-        page is then that board's scoreboard)."""
+        page is then that board's scoreboard). ``gesture_for_sound``: the browser's own
+        rule, sound only after a click or key on the page (the tests' default lets it
+        play at once)."""
         chromium, driver = find()
         from selenium import webdriver
         from selenium.webdriver.chrome.service import Service
@@ -75,7 +77,8 @@ class Browser:
         opts = webdriver.ChromeOptions()
         opts.binary_location = chromium
         for flag in FLAGS + ("--window-size=%d,%d" % (width, height),):
-            opts.add_argument(flag)
+            if not (gesture_for_sound and flag.startswith("--autoplay-policy")):
+                opts.add_argument(flag)
         self.profile = tempfile.mkdtemp(prefix="qk-chromium-")  # a new, empty one
         opts.add_argument("--user-data-dir=" + self.profile)
         opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})

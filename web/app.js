@@ -108,7 +108,32 @@ function setVolume() {
   if (audio.gain) {
     const v = $("mute").checked ? 0 : Number($("volume").value) / 10;
     audio.gain.gain.value = v * v; // loudness grows about with the square
+    qk.gain = v * v; // (read by the tests)
   }
+}
+
+// The volume and Mute, on this page's own board and on a real board's scoreboard alike:
+// as they were left (a reload, a TV waking from sleep), and the sound let out at the
+// first click, touch or key anywhere on the page (a browser starts a page's audio only
+// then); until it is, the page says so (a scoreboard that is only watched stays silent).
+function wireSound() {
+  try {
+    const kept = JSON.parse(localStorage.getItem(SOUND_KEY) || "null");
+    if (kept && kept.volume >= 0 && kept.volume <= 10) $("volume").value = kept.volume;
+    if (kept) $("mute").checked = !!kept.mute;
+  } catch (e) { /* (nothing kept, or not readable: the page's defaults) */ }
+  $("volume").addEventListener("input", setVolume);
+  $("mute").addEventListener("change", setVolume);
+  const ctx = audioContext(); // (made now: suspended until a click where the browser asks one)
+  const hint = () => { $("sound-off").hidden = !ctx || ctx.state === "running"; };
+  if (ctx) {
+    ctx.addEventListener("statechange", hint);
+    for (const ev of ["pointerdown", "keydown"]) {
+      document.addEventListener(ev, () => { if (ctx.state !== "running") ctx.resume(); },
+        { capture: true });
+    }
+  }
+  hint();
 }
 
 // Called by the device (page.py) when it starts a sound, at its own time ``ms`` (the
@@ -397,13 +422,6 @@ function wireInputs() {
       }
     }
   });
-  try { // the volume and Mute as they were left (a reload, a TV waking from sleep)
-    const kept = JSON.parse(localStorage.getItem(SOUND_KEY) || "null");
-    if (kept && kept.volume >= 0 && kept.volume <= 10) $("volume").value = kept.volume;
-    if (kept) $("mute").checked = !!kept.mute;
-  } catch (e) { /* (nothing kept, or not readable: the page's defaults) */ }
-  $("volume").addEventListener("input", setVolume);
-  $("mute").addEventListener("change", setVolume);
   $("forget").addEventListener("click", () => {
     if (confirm("Forget the saved game and start afresh?")) {
       page = null;
@@ -539,6 +557,7 @@ async function main() {
     words = JSON.parse(py.words());
     showWords();
     showControls(controls);
+    wireSound();
     if (bridge) { // tools/dev.py web --serial PORT: the scoreboard of the board on PORT
       boardMode(py, serverSource());
       $("app").setAttribute("aria-busy", "false");
@@ -561,7 +580,6 @@ async function main() {
     }
     t0 = performance.now();
     qk.seed = booted.seed;
-    audioContext(); // made now (suspended until the first press where the browser asks one)
     wireInputs();
     wireConnect(py);
     for (const id of ["klaxon", "a", "b"]) $(id).disabled = false;
