@@ -288,6 +288,7 @@ function splitter(onLine) {
 // `tools/dev.py web --serial PORT`: the server reads the port; its lines come as
 // server-sent events, each with the time the server read it.
 export function serverSource() {
+  let sim = false; // the simulated board's (tools/dev.py sim --scoreboard), not a port's
   return {
     name: "server",
     start(to) {
@@ -296,14 +297,16 @@ export function serverSource() {
         const m = JSON.parse(e.data);
         if (m.kind === "line") to.line(m.text, m.t);
         else if (m.kind === "status") {
+          sim = m.port === "sim";
           to.link(m.connected, m.connected ? `Connected: ${m.name || "the board on " + m.port}` +
             " (read by the server)" : `The board is not connected: ${m.why}`);
         }
       };
       events.onerror = () => {
         if (events.readyState !== EventSource.OPEN) {
-          to.link(false, "The page lost the server (tools/dev.py web --serial stopped?): " +
-            "it tries again");
+          to.link(false, sim ? "The simulated board stopped (tools/dev.py sim --scoreboard): " +
+            "start it again and the page follows it" : "The page lost the server " +
+            "(tools/dev.py web --serial stopped?): it tries again");
         }
       };
     },
