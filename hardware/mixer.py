@@ -1,21 +1,42 @@
-"""An ``audiomixer`` voice in front of an audio output, for the volume (start-up only;
-builds whose port has ``audiomixer``: not the Express)."""
+"""The WAV sounds through an ``audiomixer`` voice in front of an audio output, for the
+volume (start-up only; the builds whose port has ``audiomixer``: not the Express, which
+plays tone sweeps and never loads this)."""
 
 
-def mixed(out, volume, snd):
-    """(the mixer's voice, ``snd``): ``out`` plays the mixer for ever; sounds play on its voice,
-    in the format of the first there (outputs.wavs(True): they all have it)."""
+def mixed(out, volume):
+    """(the mixer's voice, the samples): the klaxon, denied, blip, done and undone sounds
+    as WAV samples sharing one streaming buffer (one sound plays at a time); ``out`` plays
+    the mixer for ever and the sounds play on its voice. The mixer takes one format, the
+    first file's (the klaxon's): a file missing, bad or in another rate, channels or bits
+    is silent, and says so; none at all is no sound (ValueError, as for no speaker)."""
+    import sys
+
+    import audiocore
     import audiomixer
 
-    for f in snd:
-        if f:
-            break
-    else:
+    b = bytearray(256)
+    snd = []
+    one = None  # the format: the first file's rate, channels and bits
+    for i in ("klaxon", "denied", "blip", "done", "undone"):
+        try:
+            w = audiocore.WaveFile(open("sounds/%s.wav" % i, "rb"), b)
+            g = (w.sample_rate, w.channel_count, w.bits_per_sample)
+            one = one or g
+            if g != one:
+                raise ValueError("%d Hz, %d channel(s), %d bits, not %d, %d, %d" % (g + one))
+            snd.append(w)
+        except (OSError, ValueError) as e:
+            print("sounds/%s.wav missing or bad (%r): it will be silent" % (i, e))
+            snd.append(None)
+    # start-up only: this module leaves RAM (the profile's import left it in sys.modules)
+    sys.modules.pop("hardware.mixer", None)
+    if hasattr(sys.modules["hardware"], "mixer"):
+        delattr(sys.modules["hardware"], "mixer")
+    if not one:
         raise ValueError("no sounds/*.wav")
-    m = audiomixer.Mixer(voice_count=1, sample_rate=f.sample_rate, channel_count=f.channel_count,
-                         bits_per_sample=f.bits_per_sample, samples_signed=f.bits_per_sample > 8,
-                         buffer_size=1024)
+    m = audiomixer.Mixer(voice_count=1, sample_rate=one[0], channel_count=one[1],
+                         bits_per_sample=one[2], samples_signed=one[2] > 8, buffer_size=1024)
     out.play(m)
     v = m.voice[0]
     v.level = volume / 10
-    return v, snd
+    return v, tuple(snd)

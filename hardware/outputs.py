@@ -100,7 +100,7 @@ def start(p):
     try:
         if p is None:
             raise ValueError("no speaker pin %r" % (v[_QK_PIN_SPEAKER] or prof[_P_SPEAKER]))
-        o, snd = mod.sound(p, v[_QK_VOLUME], a, wavs, TONES)
+        o, snd = mod.sound(p, v[_QK_VOLUME], a, TONES)
     except (ImportError, ValueError, RuntimeError, OSError) as e:
         print("no sound: %r" % e)
         bad += 1
@@ -188,27 +188,3 @@ def start(p):
         delattr(sys.modules["hardware"], "outputs")
     return (k, keys, o, snd, en[0], sw, px, en[1], sl, wd, f, t, v[_QK_PLAYERS], first,
             v[_QK_FINISH], prof[_P_NVM], dice)
-
-
-def wavs(one=False):
-    """The klaxon, denied, blip, done and undone sounds as WAV samples sharing one streaming buffer
-    (one sound plays at a time); a missing or bad file is silent, and says so. ``one``: they
-    play through one mixer, which takes one format (the first file's): a file in another
-    rate, channels or bits is silent too, and says so."""
-    import audiocore
-
-    b = bytearray(256)
-    snd = []
-    f = None
-    for i in ("klaxon", "denied", "blip", "done", "undone"):
-        try:
-            w = audiocore.WaveFile(open("sounds/%s.wav" % i, "rb"), b)
-            g = (w.sample_rate, w.channel_count, w.bits_per_sample)
-            f = f or g
-            if one and g != f:
-                raise ValueError("%d Hz, %d channel(s), %d bits, not %d, %d, %d" % (g + f))
-            snd.append(w)
-        except (OSError, ValueError) as e:
-            print("sounds/%s.wav missing or bad (%r): it will be silent" % (i, e))
-            snd.append(None)
-    return tuple(snd)

@@ -24,10 +24,10 @@ PROFILE = (  # a tuple, not a dict: no key names in the board's RAM
 )
 
 
-def sound(pin, volume, audio, wavs, tones):
+def sound(pin, volume, audio, tones):
     """The speaker through ``audiopwmio`` and an ``audiomixer`` voice (for the volume):
     (output, samples)."""
     import audiopwmio
     from hardware.mixer import mixed
 
-    return mixed(audiopwmio.PWMAudioOut(pin), volume, wavs(True))
+    return mixed(audiopwmio.PWMAudioOut(pin), volume)

@@ -25,14 +25,14 @@ PROFILE = (  # a tuple, not a dict: no key names in the board's RAM
 )
 
 
-def sound(pin, volume, audio, wavs, tones):
+def sound(pin, volume, audio, tones):
     """A piezo through ``pwmio`` tones, or with QK_AUDIO = "amp" a small amplifier
     through ``audiopwmio`` and an ``audiomixer`` voice: (output, samples)."""
     if audio == "amp":
         import audiopwmio
         from hardware.mixer import mixed
 
-        return mixed(audiopwmio.PWMAudioOut(pin), volume, wavs(True))
+        return mixed(audiopwmio.PWMAudioOut(pin), volume)
     import pwmio
 
     return pwmio.PWMOut(pin, frequency=440, duty_cycle=0, variable_frequency=True), tones + (
