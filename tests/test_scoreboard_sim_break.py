@@ -116,3 +116,25 @@ def test_a_page_asking_a_hundred_times_a_second_gets_one_state_not_a_backlog():
     after = sum(1 for _, line in sim.events if line.startswith("state ")) - during
     assert after == 0, "%d state lines after the asks stopped" % after
     bridge.forget(q)
+
+
+def test_an_idle_sim_does_not_redraw_its_terminal_every_pass(tmp_path):
+    """The terminal's ring and status were written again every 10 ms pass, changed or
+    not (~58 KB a second idle: over ssh the loop, and the scoreboard fed by it, waited
+    on the terminal). Drawn when something changed; a press still shows at once."""
+    import io
+
+    sim = Sim(players=4, coarse=True)
+    out = io.StringIO()
+    screen = S.Screen(out)
+    screen.show(sim)
+    drawn = len(out.getvalue())
+    for _ in range(100):
+        sim.run_until_ms(sim.now_ms + 10)
+        screen.show(sim)
+    assert len(out.getvalue()) < 3 * drawn, "redrawn while nothing changed"
+    sim.press("b", sim.now_ms + 5, 90)
+    sim.run_until_ms(sim.now_ms + 300)
+    before = len(out.getvalue())
+    screen.show(sim, ["ask 0"])
+    assert "ask 0" in out.getvalue()[before:] and "answering" in out.getvalue()[before:]

@@ -459,13 +459,17 @@ class Screen:
     def __init__(self, stream):
         self.stream = stream
         self.height = 0
+        self.last = None  # the ring and status as last drawn
 
     def show(self, sim, new_lines=(), status=True):
+        lines = ring_picture(sim) + [status_of(sim) if status else ring_words(sim)]
+        if not new_lines and lines == self.last:
+            return  # (nothing new: redrawn every pass, an idle sim wrote ~58 KB a second)
+        self.last = lines
         out = []
         if self.height:  # back to the ring's first line (the cursor is on the status line)
             out.append("\r\x1b[%dA\x1b[J" % (self.height - 1) if self.height > 1 else "\r\x1b[J")
         out += [line + "\n" for line in new_lines]
-        lines = ring_picture(sim) + [status_of(sim) if status else ring_words(sim)]
         out.append("\n".join(lines))
         self.height = len(lines)
         self.stream.write("".join(out))
