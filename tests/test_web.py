@@ -700,6 +700,50 @@ def test_the_volume_and_mute_are_kept_across_a_reload(chromium):
     assert not b.js("return document.getElementById('mute').checked")
 
 
+@pytest.mark.parametrize("kept", ['not json', '{"volume": 99}', '{"volume": -1}',
+                                  '{"volume": "x"}', '{"volume": null}', '{"volume": true}',
+                                  '{"volume": []}', '{"mute": "yes"}', '{"mute": "false"}',
+                                  'null', '5', '[]'])
+def test_a_corrupted_kept_sound_setting_gives_the_pages_defaults(chromium, kept):
+    """The kept volume and Mute as something else wrote them (another version, an
+    extension, a hand in the developer tools): the page's own defaults (volume 8, not
+    muted), never a volume the range made up (null, true, [] gave 5) nor Mute from a
+    word ("false" muted the page)."""
+    b = chromium
+    b.d.get(b.base + "favicon.svg")  # the page's origin
+    b.js("localStorage.clear(); localStorage.setItem('qi-klaxon-sound', arguments[0])", kept)
+    b.d.get(b.base + "?seed=1")
+    b.wait_ready()
+    assert b.js("return document.getElementById('volume').value") == "8", kept
+    assert not b.js("return document.getElementById('mute').checked"), kept
+    assert abs(b.js("return qk.gain") - 0.64) < 1e-9
+
+
+def test_the_page_plays_where_the_browser_keeps_nothing(chromium):
+    """A browser that refuses the page its storage (cookies and site data blocked:
+    reading ``localStorage`` throws): the page's board still starts and plays, and Mute
+    still mutes (for this visit: nothing can be kept). The page failed to start the
+    firmware."""
+    b = chromium
+    b.d.get(b.base + "favicon.svg")
+    b.js("localStorage.clear()")
+    script = b.d.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {
+        "source": "Object.defineProperty(window, 'localStorage', {configurable: true, "
+                  "get() { throw new DOMException('Access is denied', 'SecurityError'); }});"})
+    try:
+        b.d.get(b.base + "?seed=1")
+        b.wait_ready()
+        play(b, [("b", 0.08, 0.3), ("a", 0.08, 0.3)])
+        assert b.trace()["state"]["answering"] == 2
+        b.d.find_element("id", "mute").click()
+        assert b.js("return qk.gain") == 0
+        b.reload()  # (a reload with the game and the sound as they were: nothing kept)
+        assert not b.js("return document.getElementById('mute').checked")
+    finally:
+        b.d.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument",
+                            {"identifier": script["identifier"]})
+
+
 def test_web_serial_reopens_a_board_plugged_back_in_as_a_new_port_object():
     """Chromium gives a USB device plugged back in a new SerialPort object (its
     ``connect`` event's port is not the one the page opened: WICG/serial#181), which the

@@ -352,8 +352,26 @@ def ring_lines(colours, labels, hours, top="USB", middle="Klaxon"):
     return ["".join(r).rstrip() for r in grid]
 
 
+def has_pixels(sim):
+    """Whether the build has lights to draw (a Pico may have its one LED alone)."""
+    import hardware.device as D
+
+    return sim.device is not None and sim.device.p[D._PX] is not None
+
+
+def led_words(sim):
+    """The board's LED, for a build with no pixels: "the LED: on" or "off"."""
+    import hardware.device as D
+
+    d = sim.device
+    return "the LED: %s" % ("on" if d is not None and d.p[D._LED] and d.p[D._LED].value
+                             else "off")
+
+
 def ring_now(sim):
-    """(colours, labels, hours) of the simulated board's ring now."""
+    """(colours, labels, hours) of the simulated board's ring now (all empty: no ring)."""
+    if not has_pixels(sim):
+        return [], [], []
     g = sim.game
     names = sim.ring()
     np = len(names)
@@ -392,13 +410,15 @@ def numbered_clockwise(sim):
 
 
 def status_of(sim):
+    """The game's state in a line (and, on a build with no ring, its LED)."""
     g = sim.game
     if sim.asleep:
         return "asleep: press the Klaxon"
+    led = "" if has_pixels(sim) else "  " + led_words(sim)
     if g is None:
-        return "klaxon only"
-    return "%s  QM %d  answering %s  positions %s" % (
-        g.phase, g.qm, "-" if g.answering is None else g.answering, g.positions)
+        return "klaxon only" + led
+    return "%s  QM %d  answering %s  positions %s%s" % (
+        g.phase, g.qm, "-" if g.answering is None else g.answering, g.positions, led)
 
 
 def ring_words(sim):
@@ -408,9 +428,8 @@ def ring_words(sim):
     import hardware.device as D
 
     d = sim.device
-    if d is None or d.p[D._PX] is None:
-        return "the LED: %s" % ("on" if d is not None and d.p[D._LED] and d.p[D._LED].value
-                                 else "off")
+    if not has_pixels(sim):
+        return led_words(sim)
     ring = sim.ring()
     n = sim.game.players if sim.game is not None else len(ring)
     seats = E.seat_labels(sim.board_name, n, len(ring), True)  # (the scene's places go
@@ -440,13 +459,17 @@ class Screen:
     def __init__(self, stream):
         self.stream = stream
         self.height = 0
+        self.last = None  # the ring and status as last drawn
 
     def show(self, sim, new_lines=(), status=True):
+        lines = ring_picture(sim) + [status_of(sim) if status else ring_words(sim)]
+        if not new_lines and lines == self.last:
+            return  # (nothing new: redrawn every pass, an idle sim wrote ~58 KB a second)
+        self.last = lines
         out = []
         if self.height:  # back to the ring's first line (the cursor is on the status line)
             out.append("\r\x1b[%dA\x1b[J" % (self.height - 1) if self.height > 1 else "\r\x1b[J")
         out += [line + "\n" for line in new_lines]
-        lines = ring_picture(sim) + [status_of(sim) if status else ring_words(sim)]
         out.append("\n".join(lines))
         self.height = len(lines)
         self.stream.write("".join(out))
@@ -493,7 +516,10 @@ def to_scoreboard(sim, bridge, sent):
     asks typed in (one byte: the board prints its whole state). Returns how many are sent."""
     for _, line in sim.events[sent:]:
         bridge.line(line)
-    if bridge.asks():
+    # One byte waiting answers every ask made before the board reads it: a byte an ask
+    # (a page asking 100 times a second) queued them up, and the board, reading one a
+    # chores pass, printed its whole state for minutes after the asks stopped.
+    if bridge.asks() and not scenario._typed:
         sim.type_in((sim.now_ms + 1) * 1000)
     return len(sim.events)
 
@@ -504,16 +530,22 @@ def interactive(sim, wav, table=False, bridge=None):
     sound in words), not the console or the game's state: play it with the table card.
     ``bridge``: the console also goes to the scoreboard's pages (``scoreboard``)."""
     import select
+    import signal
     import termios
     import tty
+
+    def killed(signum, frame):  # kill (SIGTERM): quit as Ctrl-C does, the terminal restored
+        raise KeyboardInterrupt()
 
     print(KEYS_HELP if table else LEGEND)
     fd = sys.stdin.fileno()
     old = termios.tcgetattr(fd)
+    old_term = signal.signal(signal.SIGTERM, killed)
     tty.setcbreak(fd)
     start = time.monotonic()
     shown = 0
     sent = 0
+    up_at = {}  # control -> when its last press lets go (ms): a button down is not pressed
     screen = Screen(sys.stdout)
     try:
         while True:
@@ -534,12 +566,18 @@ def interactive(sim, wav, table=False, bridge=None):
                 if ch in ("q", ""):
                     break
                 for key, control, hold in KEYS:
-                    if ch == key and control in sim.controls:
+                    # (a key repeating as it is held, or a tap while a hold is still down:
+                    # the button is down already; pressing it again ended the sim with
+                    # "pin changes must come in time order")
+                    if ch == key and control in sim.controls and \
+                            sim.now_ms + 5 > up_at.get(control, -1):
                         sim.press(control, sim.now_ms + 5, hold)
-    except KeyboardInterrupt:  # Ctrl-C: quit, as q does
+                        up_at[control] = sim.now_ms + 5 + hold
+    except KeyboardInterrupt:  # Ctrl-C (or kill): quit, as q does
         pass
     finally:
         termios.tcsetattr(fd, termios.TCSADRAIN, old)
+        signal.signal(signal.SIGTERM, old_term)
         print()
     if table and sim.game is not None:  # afterwards, the score, to check the game by
         for _, f in sim.named("end"):

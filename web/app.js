@@ -118,9 +118,13 @@ function setVolume() {
 // then); until it is, the page says so (a scoreboard that is only watched stays silent).
 function wireSound() {
   try {
+    // (only what setVolume writes: a whole number 0 to 10, and true or false; anything
+    // else is not this page's and leaves the defaults, not a range's made-up 5 or Mute
+    // from a word such as "false")
     const kept = JSON.parse(localStorage.getItem(SOUND_KEY) || "null");
-    if (kept && kept.volume >= 0 && kept.volume <= 10) $("volume").value = kept.volume;
-    if (kept) $("mute").checked = !!kept.mute;
+    const v = kept && kept.volume;
+    if (Number.isInteger(v) && v >= 0 && v <= 10) $("volume").value = v;
+    if (kept && typeof kept.mute === "boolean") $("mute").checked = kept.mute;
   } catch (e) { /* (nothing kept, or not readable: the page's defaults) */ }
   $("volume").addEventListener("input", setVolume);
   $("mute").addEventListener("change", setVolume);
@@ -425,7 +429,9 @@ function wireInputs() {
   $("forget").addEventListener("click", () => {
     if (confirm("Forget the saved game and start afresh?")) {
       page = null;
-      localStorage.removeItem(NVM_KEY);
+      try {
+        localStorage.removeItem(NVM_KEY);
+      } catch (e) { /* (nothing was kept) */ }
       location.reload();
     }
   });
@@ -567,7 +573,12 @@ async function main() {
     }
     const asked = /^[1-9][0-9]{0,9}$/.test(params.get("seed") || "") ? Number(params.get("seed")) : 0;
     const seed = asked >= 1 && asked < 2147483647 ? asked : (Date.now() % 2147483646) + 1;
-    const saved = localStorage.getItem(NVM_KEY) || "";
+    let saved = "";
+    try {
+      saved = localStorage.getItem(NVM_KEY) || "";
+    } catch (e) { // (a browser that keeps nothing for this page: a new game each visit)
+      console.warn("cannot read a kept game in this browser", e);
+    }
     const klaxonOnly = params.has("klaxon-only") &&
       !["0", "no", "false", "off"].includes(params.get("klaxon-only"));
     const booted = JSON.parse(py.boot(saved, seed, klaxonOnly));
