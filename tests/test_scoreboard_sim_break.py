@@ -1,64 +1,13 @@
 """``sim --scoreboard`` and the terminal sim under attack (issue 25's scoreboard): what a
 hostile table found, each held to a test."""
 
-import os
-import pty
-import select
 import signal
-import sys
 import termios
-import time
 
 import sim as S
 from harness import Sim
 
-from test_sim_cli import SIM, as_a_terminal_job
-
-
-def in_terminal(args, keys, tmp_path, wait=2.5, end=None):
-    """The sim in a pseudo-terminal: type ``keys`` ([(text, pause s)]), then ``end``
-    (None: wait for it to exit; a signal number: send it). (exit code, what it printed,
-    the terminal's local modes after it ended)."""
-    pid, fd = pty.fork()
-    if pid == 0:
-        os.chdir(str(tmp_path))
-        as_a_terminal_job()
-        os.execv(sys.executable, [sys.executable, SIM, "--wav", ""] + list(args))
-    out = b""
-
-    def drain(seconds):
-        nonlocal out
-        stop = time.monotonic() + seconds
-        while time.monotonic() < stop:
-            if select.select([fd], [], [], 0.05)[0]:
-                try:
-                    out += os.read(fd, 65536)
-                except OSError:
-                    return
-
-    try:
-        drain(wait)
-        for text, pause in keys:
-            os.write(fd, text.encode())
-            drain(pause)
-        if end is not None:
-            os.kill(pid, end)
-        stop = time.monotonic() + 20
-        status = None
-        while time.monotonic() < stop:
-            drain(0.1)
-            done, status = os.waitpid(pid, os.WNOHANG)
-            if done:
-                break
-        else:
-            os.kill(pid, signal.SIGKILL)
-            os.waitpid(pid, 0)
-            raise AssertionError("the sim did not end: " + out.decode(errors="replace")[-2000:])
-        drain(0.2)
-        modes = termios.tcgetattr(fd)[3]
-    finally:
-        os.close(fd)
-    return os.waitstatus_to_exitcode(status), out.decode(errors="replace"), modes
+from test_sim_cli import in_terminal
 
 
 def test_a_key_pressed_again_while_its_button_is_still_down_does_not_end_the_sim(tmp_path):

@@ -10,6 +10,7 @@ import select
 import signal
 import subprocess
 import sys
+import termios
 import time
 
 import pytest
@@ -238,35 +239,57 @@ def test_ctrl_c_stops_dev_py_web_with_no_traceback(tmp_path):
 
 
 # ------------------------------------------------------------ in a terminal
-def terminal(keys, tmp_path, wait=1.5, args=()):
-    """Run the sim in a pseudo-terminal, type ``keys`` (a list of (text, pause s)), and
-    return (exit code, what it printed)."""
+def in_terminal(args, keys, tmp_path, wait=2.5, end=None):
+    """The sim in a pseudo-terminal: type ``keys`` ([(text, pause s)]), then ``end``
+    (None: wait for it to exit; a signal number: send it). (exit code, what it printed,
+    the terminal's local modes after it ended)."""
     pid, fd = pty.fork()
-    if pid == 0:  # the child: the sim in the terminal, from tmp_path
+    if pid == 0:
         os.chdir(str(tmp_path))
         as_a_terminal_job()
-        os.execv(sys.executable, [sys.executable, SIM, "--wav", "rec.wav"] + list(args))
+        os.execv(sys.executable, [sys.executable, SIM, "--wav", ""] + list(args))
     out = b""
 
     def drain(seconds):
         nonlocal out
-        end = time.monotonic() + seconds
-        while time.monotonic() < end:
+        stop = time.monotonic() + seconds
+        while time.monotonic() < stop:
             if select.select([fd], [], [], 0.05)[0]:
                 try:
                     out += os.read(fd, 65536)
                 except OSError:
                     return
 
-    drain(wait)
-    for text, pause in keys:
-        os.write(fd, text.encode())
-        drain(pause)
-    drain(1.0)
-    _, status = os.waitpid(pid, 0)
-    drain(0.2)
-    os.close(fd)
-    return os.waitstatus_to_exitcode(status), out.decode(errors="replace")
+    try:
+        drain(wait)
+        for text, pause in keys:
+            os.write(fd, text.encode())
+            drain(pause)
+        if end is not None:
+            os.kill(pid, end)
+        stop = time.monotonic() + 20
+        status = None
+        while time.monotonic() < stop:
+            drain(0.1)
+            done, status = os.waitpid(pid, os.WNOHANG)
+            if done:
+                break
+        else:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+            raise AssertionError("the sim did not end: " + out.decode(errors="replace")[-2000:])
+        drain(0.2)
+        modes = termios.tcgetattr(fd)[3]
+    finally:
+        os.close(fd)
+    return os.waitstatus_to_exitcode(status), out.decode(errors="replace"), modes
+
+
+def terminal(keys, tmp_path, wait=1.5, args=()):
+    """Run the sim in a pseudo-terminal, type ``keys`` (a list of (text, pause s)), and
+    return (exit code, what it printed)."""
+    rc, out, _ = in_terminal(["--wav", "rec.wav"] + list(args), keys, tmp_path, wait)
+    return rc, out
 
 
 def test_upper_case_k_is_the_klaxon_too_and_ctrl_c_quits_keeping_the_sounds(tmp_path):

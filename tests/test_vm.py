@@ -149,7 +149,7 @@ def test_every_device_file_compiles_on_micropython(folder):
     from harness import ROOT
 
     files = ["code.py", "boot.py", "safemode.py"] + sorted(
-        os.path.relpath(p, ROOT) for pattern in ("hardware/*.py", "lib/qiklaxon/*.py")
+        os.path.relpath(p, ROOT) for pattern in ("hardware/*.py", "lib/*.py", "lib/qiklaxon/*.py")
         for p in glob.glob(os.path.join(ROOT, pattern)))
     sources = {f: open(os.path.join(ROOT, f)).read() for f in files}
     code = ("import json\nsrcs = json.loads(%r)\nfor name in sorted(srcs):\n"
