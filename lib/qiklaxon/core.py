@@ -8,19 +8,8 @@ replayed), reveal.py (marking answers, the Klaxon penalty), entry.py (moving a
 piece), over.py (the end, a new game set up), save.py (the game into nvm).
 ``game.Game`` is the readable API over it for tests and host tools (not on the board).
 
-The game's state is ``S`` (bytearray) and ``P`` (positions):
-
-  ====== ======================================================
-  S[0]   players (2..10)
-  S[1]   seat of the Question Master
-  S[2]   phase: 0 idle (between questions), 1 answering, 2 reveal, 3 over
-  S[3]   seat answering now (255: none)
-  S[4]   challenger, S[5] challenged (255: none); kept until the next ask
-  S[6]   last roll: (red-1)*36 + (white-1)*6 + (blue-1) (255: none)
-  S[7:9] the square that ends the game, big-endian (0: the QM ends it)
-  S[9:]  what each seat did this question: 0 not yet, 1 answered, 2 passed
-  P      each seat's square (``array('h')``, 10)
-  ====== ======================================================
+The game's state is ``S`` (bytearray; its slots: layout.py's PLAYERS to DID) and
+``P`` (each seat's square, ``array('h')``).
 
 Every accepted action goes into the log ``L`` (``n`` bytes, at most 64) as an op
 code and its argument bytes; ``B``/``Q`` is the state before the log's first action,
