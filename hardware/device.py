@@ -1,66 +1,58 @@
 """The device loop: pins in, the referee in the middle, sound and light out.
 
-``Device.poll()`` is one pass of the loop; it never blocks, and allocates
-nothing when nothing happens. Every pass samples the Klaxon; buttons A and
-B are sampled on the first even pass at least 3 ticks after their last
-sample (2 to 5 ms apart at any pass time up to 1 ms), and a level two
-samples agree on is taken, so a press or a gap of 10 ms always counts;
-every eighth pass also follows the sound and draws the lights; the chores
-(the watchdog, sleeping, saving, recovering from a fault, the whole state for
-a host that asks) run every 256th pass.
+``Device.poll()`` is one pass; it never blocks and allocates nothing when
+nothing happens. Every pass samples the Klaxon. A and B are sampled on the first
+even pass 3 ticks or more after their last sample (2 to 5 ms apart at pass times
+up to 1 ms); a level two samples agree on is taken, so a press or gap of 10 ms
+always counts. Every eighth pass follows the sound and draws the lights; every
+256th runs the chores (watchdog, sleep, saving, a fault's end, a host's ask).
 
-The Klaxon's press is its contact read closed at a pass ``QK_GLITCH_MS`` + 1
-ticks or more after it was first seen closed, with no open stretch that long
-between: over QK_GLITCH_MS for sure on 1 ms ticks, whatever the pass time, and
-not delayed by bounce. The Debouncer reads the pin and keeps the held state.
+The Klaxon's press: its contact read closed ``QK_GLITCH_MS`` + 1 ticks or more
+after first seen closed, with no open stretch that long between: over
+QK_GLITCH_MS on 1 ms ticks at any pass time, and not delayed by bounce. The
+Debouncer reads the pin and keeps the held state.
 
-The Klaxon comes first and the rest cannot stop it. A press is decided (in
-referee mode after any A/B press made before it, so presses count in the
-order they were made) and sounded in the pass that sees it. An exception in
-the referee, the lights or the saving is caught and shown (purple ring, a
-console line), and the device goes on as a pure Klaxon until, five seconds
-later, the referee is rebuilt from its own log.
+The Klaxon comes first; nothing else can stop it. A press is decided and sounded
+in the pass that sees it (in referee mode after any earlier A/B press: presses
+count in the order made). An exception in the referee, the lights or the saving
+is shown (purple ring, a console line); the device is a pure Klaxon until, five
+seconds later, the referee is rebuilt from its log.
 
-A and B act when let go: a tap is a key's first meaning; held, the ring
-shows in turn its longer meanings (the button's ladder) and letting go takes
-the one shown. Any other press ends a held button first: still a tap, it counts
-first (when the Klaxon goes down, a button that is down but not yet taken too); held
-into a longer meaning, it is called off, since only letting go takes that.
+A and B act when let go: a tap is a key's first meaning; held, the ring shows its
+longer meanings in turn (the button's ladder) and letting go takes the one shown.
+Any other press ends a held button first: a tap counts first (also one down but
+not yet taken when the Klaxon goes down); a hold into a longer meaning is called off.
 
-Sounds are WAV samples on an audio output, or tone sweeps (hardware/outputs.py):
-a piezo's PWM frequency, or the Express's DAC playing a looped waveform whose
-pitch is its sample rate (re-played every 20 ms while the pitch moves).
+Sounds are WAV samples, or tone sweeps (hardware/outputs.py): a piezo's PWM
+frequency, or the Express's DAC looping a wave whose pitch is its sample rate
+(re-played every 20 ms while the pitch moves).
 
-What the Express has not (sleep, a watchdog, WAV samples, a piezo, an LED:
-hardware/profile_cpx.py) is behind ``__debug__``: its ``mpy-cross -O3`` build drops that
-code (~190 B of its heap), every other build runs it (tests/test_device_express.py holds
-every optimised build to having none of those).
+What the Express lacks (sleep, a watchdog, WAV, a piezo, an LED) is behind
+``__debug__``: its ``mpy-cross -O3`` drops that code, ~190 B of heap
+(tests/test_device_express.py).
 
-Small on purpose (the Express has ~16 KB for everything): the parts are one
-tuple, the state a bytearray and a list indexed by the ``_`` constants
-below, and every name is short (each one stays in RAM). Console lines are
-short words and numbers; tools/events.py makes sentences and JSON of them.
+Small on purpose (the Express has ~16 KB for everything): the parts are one tuple,
+the state a bytearray and a list indexed by ``_`` constants, and names are short
+(each stays in RAM). Console lines are short words and numbers; tools/events.py
+makes sentences and JSON of them.
 """
-
 from adafruit_ticks import ticks_diff, ticks_ms
 
 if __debug__:  # CPython needs const; the Express's mpy-cross -O3 drops this import
     from micropython import const
 
-# The names of the numbers: lib/qiklaxon/layout.py has them all (and the referee's, below),
-# and tests/test_names.py holds these copies to it; const() makes them cost nothing here.
-
-# The parts (Device.p), from hardware/start.py and qiklaxon/restore.py
+# The names of the numbers: copies of lib/qiklaxon/layout.py's (tests/test_names.py).
+# The parts (Device.p)
 _K = const(0)  # the Klaxon's adafruit_debouncer.Debouncer
-_R = const(1)  # the referee (qiklaxon.core.Referee), or None: a pure Klaxon
-_BUT = const(2)  # buttons A, B: (DigitalInOut, level released, keys ladder, ms held for each)
-_OUT = const(3)  # the sound's output (an audio output or voice, or a PWMOut)
-_SND = const(4)  # the klaxon, denied and blip: samples, or tone tables and the DAC's wave
+_R = const(1)  # the referee, or None: a pure Klaxon
+_BUT = const(2)  # buttons A, B
+_OUT = const(3)  # the sound's output (audio output, voice or PWMOut)
+_SND = const(4)  # the sounds: samples, or tone tables and the DAC's wave
 _EN = const(5)  # the speaker enable pin, or None
 _SW = const(6)  # the slide switch, or None
 _PX = const(7)  # the NeoPixels, or None
 _LED = const(8)  # the LED, or None
-_SLEEP = const(9)  # sleep(device, now): deep sleep until the Klaxon (hardware/power.py), or None
+_SLEEP = const(9)  # sleep(device, now) (hardware/power.py), or None
 _WD = const(10)  # the watchdog, or None
 _FLAGS = const(11)  # Device.f
 _TIMES = const(12)  # Device.t
@@ -78,7 +70,7 @@ _NONE = const(255)  # no sound; a button up
 # Flags and small values (Device.f)
 _ARM = const(0)  # the Klaxon was released long enough: its next press counts
 _STUCK = const(1)  # the Klaxon is held down too long (or was at power-on)
-_UP = const(2)  # the Klaxon debouncer's bits (debounced, unstable) while released: 0 or 3
+_UP = const(2)  # the Klaxon debouncer's bits while released: 0 or 3
 _CUR = const(3)  # the sound playing (255: none)
 _PEND = const(4)  # the sound waiting for the klaxon to end (255: none)
 _MUTE = const(5)
@@ -98,18 +90,18 @@ _TONE = const(17)  # the sounds are tone sweeps
 _SEG = const(18)  # the sweep's segment
 _LV = const(19)  # 19, 20: the level each button has reached while held (255: up)
 _RAW = const(21)  # 21, 22: each button's last sample << 1 | its level taken
-_CCW = const(23)  # the pixels are numbered counter-clockwise (seen from above, face up)
+_CCW = const(23)  # the pixels are numbered counter-clockwise
 _DICE = const(24)  # the ring shows the roll (since t[_DT]) until the next action
-_WOKE = const(25)  # the board woke from deep sleep on the Klaxon: that press counts
-_SPAN = const(26)  # the Klaxon's contact has closed since it was last open _GL ticks
+_WOKE = const(25)  # woken from deep sleep by the Klaxon: that press counts
+_SPAN = const(26)  # the contact closed since last open _GL ticks
 # Times (ticks) and numbers (Device.t)
 _KT = const(0)  # the Klaxon's last edge
 _FLT = const(1)  # the flash ends
 _SV = const(2)  # a save is due
 _LAST = const(3)  # the last press or sound
 _FT = const(4)  # the fault
-_REARM = const(5)  # ms the Klaxon must be released before its next press counts
-_HELD = const(6)  # ms held before the Klaxon counts as stuck
+_REARM = const(5)  # ms released before the Klaxon's next press counts
+_HELD = const(6)  # ms held before it counts as stuck
 _IDLE = const(7)  # ms idle before sleeping
 _DUTY = const(8)  # a piezo's duty cycle (the volume)
 _T0 = const(9)  # the sweep's segment started
@@ -123,9 +115,7 @@ _KS = const(17)  # ... first seen closed, after _GL ticks open
 _GL = const(18)  # QK_GLITCH_MS + 1: ticks from the first closing to a klaxon
 _TICKS = const(0x1FFFFFFF)  # ticks_ms() wraps at 2**29: (now + ms) & _TICKS is ticks_add
 
-# Colours, by number: off, white, yellow, green, grey, vermillion, sky, orange, purple,
-# blue (Okabe-Ito, white, a dim grey), red (the red die); a pixel's is colour | second
-# colour << 4
+# Colours (a pixel's: colour | second colour << 4)
 _WHITE = const(1)
 _YELLOW = const(2)
 _GREEN = const(3)
@@ -135,10 +125,10 @@ _SKY = const(6)
 _ORANGE = const(7)
 _PURPLE = const(8)
 _BLUE = const(9)
-# Patterns, in 128 ms steps of 8: the colour while lit, else the second colour
+# Patterns, in 128 ms steps of 8: lit, the colour; else the second
 _SLOW = const(1)  # 4 steps each
 _FAST = const(2)  # 1 step each
-# The referee's (qiklaxon/core.py): its state S, the entry u, keys and overlays
+# The referee's: its state S, the entry u, keys and overlays
 _PLAYERS = const(0)
 _QM = const(1)
 _PHASE = const(2)
@@ -161,8 +151,8 @@ _KEY_KLAXON = const(0)
 _KEY_A = const(1)
 _KEY_A_HELD = const(2)
 _KEY_A_2S = const(3)
-_UNDONE = const(2)  # what became of a key (Referee.key): taken back; 3 a position changed
-_TRY = const(2)  # ... the Klaxon's: a try before the game's first question
+_UNDONE = const(2)  # Referee.key's answers: taken back
+_TRY = const(2)  # ... the Klaxon's: a try before the first question
 _OV_UNDO = const(0)
 _OV_REVEAL = const(1)
 _OV_ENTRY = const(2)
@@ -170,8 +160,8 @@ _OV_OVER = const(3)
 
 
 class Device:
-    """One build: ``Device(parts)`` (the tuple qiklaxon/restore.py returns). ``c`` is
-    the scene: each pixel's colours, then each pixel's pattern."""
+    """``Device(parts)`` (from qiklaxon/restore.py). ``c``: the scene, each pixel's
+    colours, then each pixel's pattern."""
 
     def __init__(self, p):
         self.p = p
@@ -184,8 +174,8 @@ class Device:
             self.render()  # the table as it stands: the QM, or the saved game's question
         except Exception as e:  # (an overlay that does not fit: a fault, not a dead board)
             self.crash(e)
-        if __debug__ and self.f[_WOKE]:  # a pin alarm woke the board: that was a press of the Klaxon,
-            self.press(0, ticks_ms())  # however long ago it was let go (a reboot: ~1.3 s)
+        if __debug__ and self.f[_WOKE]:  # woken by the Klaxon: a press, however long ago
+            self.press(0, ticks_ms())  # it was let go (a reboot: ~1.3 s)
 
     def run(self):
         """Poll for ever (code.py); if the Klaxon's own path fails, say so and go on."""
@@ -208,23 +198,23 @@ class Device:
         s = k.state ^ f[_UP]  # bit 0: held down (debounced); bit 1: down now; bit 2: changed
         if s & 7:  # down now, held, or an edge
             t = self.t
-            if s & 2:  # the contact is closed this pass: it counts once it has been
-                t[_KR] = n  # closed since at least _GL ticks ago (bounce and all)
+            if s & 2:  # closed now: it counts once closed since _GL ticks ago (bounce and
+                t[_KR] = n  # all)
                 if not f[_SPAN]:
                     f[_SPAN] = 1
                     t[_KS] = n
                 elif f[_ARM] and ticks_diff(n, t[_KS]) >= t[_GL]:
                     f[_ARM] = 0
                     self.press(0, n)
-            if s & 4:  # the debouncer's edge (it is never before the press above)
+            if s & 4:  # the debouncer's edge (never before the press above)
                 t[_KT] = n
             elif s & 1 and not f[_STUCK] and ticks_diff(n, t[_KT]) >= t[_HELD]:
                 f[_STUCK] = 1
-                if f[_CUR] != _NONE:  # (a build with no sound has nothing to stop)
+                if f[_CUR] != _NONE:
                     self.hush()
                 print("fault: the Klaxon is stuck down; check its wiring")
                 self.render()
-        elif f[_SPAN] or not f[_ARM]:  # open: how long since it was last seen closed
+        elif f[_SPAN] or not f[_ARM]:  # open: since when
             t = self.t
             s = ticks_diff(n, t[_KR])
             f[_SPAN] = s < t[_GL]  # open for _GL ticks: the next closing starts anew
@@ -240,7 +230,7 @@ class Device:
         t = self.t
         b = f[_NB] and (n - t[_SMP]) & _TICKS >= 3  # A and B: 3 ticks since their sample
         if s & 7 and not b:
-            return  # the rest every 8th pass (render() makes the next pass one of those)
+            return  # the rest every 8th pass (render() makes the next one such)
         p = self.p
         try:
             if b:
@@ -267,9 +257,9 @@ class Device:
             import supervisor
 
             if supervisor.runtime.serial_bytes_available:  # a host asks for the whole state
-                import state  # (a byte a chores pass: lib/state.py reads it, answers, and
+                import state  # (lib/state.py: one byte a chores pass; it leaves RAM again)
 
-                state.show(self)  # leaves RAM again)
+                state.show(self)
             if __debug__ and p[_SLEEP] and not f[_STUCK] and f[_CUR] == _NONE and ticks_diff(
                     n, t[_LAST]) >= t[_IDLE]:
                 p[_SLEEP](self, n)  # deep sleep until the Klaxon (hardware/power.py)
@@ -279,18 +269,16 @@ class Device:
                     self.r.save()
             if f[_FAULT] and ticks_diff(n, t[_FT]) >= 5000 and (
                     f[_FAULT] != _OUT_OF_MEMORY or f[_CUR] == _NONE and f[_ARM] | f[_STUCK]):
-                # Out of memory: not a rebuild in this fragmented heap, but the game saved
-                # and the VM restarted on a fresh one, once no sound plays and the Klaxon
-                # is let go (or is stuck: then it never would be). code.py runs again,
-                # restore.py resumes the game, and the press that failed can be made
-                # again. The restart comes even if the save fails (the game as saved a
-                # second after its last action). Nothing here catches supervisor's
-                # ReloadException (a BaseException); a port without supervisor (the web
-                # page's) gets a fault, then the rebuild below.
+                # Out of memory: not a rebuild in this fragmented heap; the game saved and
+                # a fresh VM, once no sound plays and the Klaxon is let go (or stuck).
+                # restore.py resumes the game; the failed press can be made again. The
+                # restart comes even if the save fails. supervisor's ReloadException is a
+                # BaseException; a port without supervisor (the web page) gets a fault,
+                # then the rebuild below.
                 if f[_FAULT] == _OUT_OF_MEMORY and self.r:
                     try:
-                        if self.r.j and self.r.w:  # (only if changed: a restart that
-                            self.r.save()  # repeats would wear the flash)
+                        if self.r.j and self.r.w:  # (only if changed: repeated restarts
+                            self.r.save()  # would wear the flash)
                     finally:
                         print("out of memory: restarting")
                         supervisor.reload()
@@ -304,8 +292,8 @@ class Device:
             self.crash(e)
 
     def crash(self, e):
-        """An exception: be a pure Klaxon for a while, then say what and show it (which
-        may fail too, out of memory: the Klaxon goes on regardless)."""
+        """An exception: a pure Klaxon for a while; say and show it (which may fail too,
+        out of memory: the Klaxon goes on)."""
         f = self.f
         self.t[_FT] = ticks_ms()  # (a fault that goes on starts the wait again)
         if not f[_FAULT]:  # said once, not every pass it goes on
@@ -320,8 +308,8 @@ class Device:
             pass
 
     def press(self, k, n):
-        """Key ``k`` from A or B, 0 the Klaxon, -1 a button going down: decide,
-        sound, then show it. A new press lets go of a button still held first."""
+        """Key ``k`` from A or B, 0 the Klaxon, -1 a button going down: decide, sound,
+        show. A new press lets go of a button still held first."""
         f = self.f
         t = self.t
         t[_LAST] = n
@@ -331,24 +319,24 @@ class Device:
                 b = self.p[_BUT][i]
                 if w == _NONE and not k and f[_RAW + i] >> 1 != b[_B_UP] == f[_RAW + i] & 1 and \
                         ticks_diff(t[_KS], t[_SMP]) > 0 and b[_B_IO].value != b[_B_UP]:
-                    # read down a tick before the Klaxon's first contact, not taken yet, and
-                    w = 0  # down still (no spike): it counts first, as a tap
+                    # down before the Klaxon's first contact, not taken, down still: a tap
+                    w = 0
                     f[_RAW + i] = 3 - 3 * b[_B_UP]
-                if w != _NONE:  # a tap counts first; a hold into a longer meaning is
-                    f[_LV + i] = _NONE  # called off (only letting go takes that meaning)
+                if w != _NONE:  # a tap counts first; a longer hold is called off
+                    f[_LV + i] = _NONE
                     f[_PV] = 0
                     if not w:
                         self.press(b[_B_KEYS][0], n)
             if k:
                 return
         r = self.r
-        ok = _TRY  # no referee (a pure Klaxon, a fault): a plain klaxon
-        d = 0  # A between questions, nothing being entered: a roll (the ring shows it)
+        ok = _TRY  # no referee, or a fault: a plain klaxon
+        d = 0  # a roll: A between questions, nothing entered
         if r and not f[_FAULT]:
             d = k == _KEY_A and not (r.S[_PHASE] or r.u[_WHAT])
             try:
-                ok = r.key(k)  # 0 refused, 1 taken, 2 taken back, 3 a position changed;
-            except Exception as e:  # the Klaxon: 1 taken, 2 a try
+                ok = r.key(k)
+            except Exception as e:
                 ok = not k  # A or B: denied; the Klaxon sounds whatever happens
                 self.crash(e)
         elif k:  # a fault: A and B wait for the referee
@@ -356,8 +344,8 @@ class Device:
             return
         if not k and ok == _TRY:
             print("klaxon sounded")
-        # the Klaxon, or the buzz; A and B: the buzz, the blip, or the chime that tells a
-        # change the table must see (taken back, done) from a plain blip, with a flash
+        # the Klaxon or the buzz; A and B: the buzz, the blip, or a chime and a flash for a
+        # change the table must see (taken back, done)
         self.play(b"\x01\x02\x04\x03"[ok] if k else _SOUND_KLAXON if ok else _SOUND_DENIED, n)
         if ok:
             if not k or ok > 1:
@@ -368,15 +356,14 @@ class Device:
                 f[_DUE] = 1
                 t[_SV] = (n + 1000) & _TICKS
                 f[_DICE] = d and not r.S[_PHASE]  # (a roll to the finish: the end shows)
-                t[_DT] = t[_FLT]  # (from when its flash is over)
+                t[_DT] = t[_FLT]
         try:
             self.render()
         except Exception as e:
             self.crash(e)
 
     def button(self, i, n):
-        """Sample button ``i`` (poll() calls it 3 ticks after the last sample): it acts
-        when let go, at the level its hold reached."""
+        """Sample button ``i``: it acts when let go, at the level its hold reached."""
         f = self.f
         t = self.t
         io, up, keys, ms = self.p[_BUT][i]
@@ -396,16 +383,16 @@ class Device:
                 f[_LV + i] = _NONE
                 f[_PV] = 0
                 self.press(keys[v], n)
-        elif v != _NONE:  # held: its next meaning, once held long enough for it, and only
-            w = v + 1  # where it means something now (A held, A held long: between
-            r = self.r  # questions; A held: in a count, choosing a seat): elsewhere the
-            while w < len(keys) and ticks_diff(n, t[_BT + i]) >= ms[w]:  # press keeps the
-                k = keys[w]  # meaning it has, as a slow tap
+        elif v != _NONE:  # held: its next meaning, once held long enough, where it means
+            w = v + 1  # something now (A held, A held long: between questions; A held: in a
+            r = self.r  # count, choosing a seat); elsewhere it stays a slow tap
+            while w < len(keys) and ticks_diff(n, t[_BT + i]) >= ms[w]:
+                k = keys[w]
                 if k > _KEY_A_2S or not (r.u[_WHAT] or r.S[_PHASE]) or k == _KEY_A_HELD and \
                         0 < r.u[_WHAT] < _NEW_PLAYERS:
-                    f[_LV + i] = v = w  # show it: by key, orange slow (A held), sky fast (A
-                    # held long), grey (B), blue slow (B held), green fast (B held long: the
-                    # end), white fast (a game set up, when it is over or has not begun)
+                    f[_LV + i] = v = w  # shown by key: A held orange slow, A held long sky
+                    # fast, B grey, B held blue slow, B held long green fast (the end), or
+                    # white fast (a game set up, when over or not begun)
                     s = b"\x00\x00\x17\x26\x04\x19\x23"[k]
                     if s == _GREEN | _FAST << 4 and (r.S[_PHASE] == _ENDED or not r.S[_PHASE]
                                                      and not any(r.S[_DID:])):
@@ -418,9 +405,8 @@ class Device:
         """Start sound ``i`` (0 klaxon, 1 denied, 2 blip); during the klaxon the others wait."""
         p = self.p
         f = self.f
-        if f[_CUR] == _SOUND_KLAXON and i:  # one sound after the klaxon: the buzz if any press
-            # was refused, else a chime if any changed something (taken back, then done), else
-            # the blip
+        if f[_CUR] == _SOUND_KLAXON and i:  # one sound after the klaxon: the buzz, else a
+            # chime (undone, then done), else the blip
             if f[_PEND] == _NONE or b"\x00\x01\x04\x03\x02"[i] < b"\x00\x01\x04\x03\x02"[f[_PEND]]:
                 f[_PEND] = i
             return
@@ -440,8 +426,7 @@ class Device:
             self.step(n)
 
     def step(self, n):
-        """The tone sweep now: its pitch (at most every 20 ms); False once it is over (WAV:
-        once it has played)."""
+        """The tone sweep's pitch now (every 20 ms at most); False once over (WAV: played)."""
         f = self.f
         t = self.t
         if __debug__ and not f[_TONE]:
@@ -463,7 +448,7 @@ class Device:
         return True
 
     def hush(self, hz=-1):
-        """A tone of ``hz`` now (0: a rest); by default, silence: whatever plays stops."""
+        """A tone of ``hz`` now (0: a rest); by default, silence."""
         p = self.p
         t = self.t
         o = p[_OUT]
@@ -486,12 +471,9 @@ class Device:
                 p[_EN].value = False
 
     def draw(self, n):
-        """The scene (or a flash over it) on the pixels and the LED. ``c`` holds each
-        seat's place clockwise from pixel 0; where the pixels are numbered the other
-        way (the Circuit Playground's ring), place i is pixel -i mod np.
-
-        The roll, until the next action, as qiklaxon/entry.py's ``dice`` says: red,
-        white, then blue, one die at a time, as many pixels as its value (or blinks)."""
+        """The scene (or a flash over it) on the pixels and the LED. ``c`` is clockwise
+        from pixel 0; pixels numbered the other way (the Circuit Playground's ring): place i
+        is pixel -i mod np. The roll until the next action: qiklaxon/entry.py's ``dice``."""
         f = self.f
         c = self.c
         np = f[_NP]
@@ -501,13 +483,13 @@ class Device:
         f[_PH] = ph
         f[_DIRTY] = 0
         f[_ANIM] = f[_FL]
-        w = 0  # the roll (qiklaxon/entry.py): pixels lit | their colour << 8
+        w = 0  # the roll: pixels lit | their colour << 8
         d = f[_DICE] and not f[_FL] | f[_PV] | f[_STUCK] | f[_FAULT] and self.r
         if d:
             f[_ANIM] = 1
             w = d.more(_OV_ENTRY).dice(d.S[_ROLL], ticks_diff(n, self.t[_DT]) >> 7, np)
-        if __debug__ and self.p[_LED]:  # (the Express has none) A hold's preview blinks it:
-            v = f[_PV]  # on (one button's B), slowly (held), fast (held long)
+        if __debug__ and self.p[_LED]:  # a hold's preview: on (one button's B), slow
+            v = f[_PV]  # (held), fast (held long)
             if v:
                 f[_ANIM] = 1
             self.p[_LED].value = f[_FL] and not ph & 1 or w > 0 or v and (
@@ -530,7 +512,7 @@ class Device:
             px.show()
 
     def render(self):
-        """The scene for the table's state, after every change (not every pass)."""
+        """The scene for the table's state, after every change."""
         f = self.f
         np = f[_NP]
         c = self.c
@@ -547,28 +529,28 @@ class Device:
         n = S[_PLAYERS]
         u = r.u
         m = u[_WHAT]
-        if m or S[_PHASE] == _ENDED:  # a penalty (reveal.py), a move (entry.py), the end or
+        if m or S[_PHASE] == _ENDED:  # a penalty, a move, the end or a new game
             r.more(_OV_REVEAL if m == _PENALTY else _OV_ENTRY if _PENALTY < m < _NEW_PLAYERS
-                   else _OV_OVER).draw(r, c, np)  # a new game (over.py)
+                   else _OV_OVER).draw(r, c, np)
             return
-        q = 1  # in the reveal: the first answer not marked yet, in answering order
+        q = 1  # the reveal's first answer not marked yet
         for s in range(n):
             s = (S[_QM] + s) % n
             w = S[_DID + s] if S[_PHASE] else 0
             k = (u[_RIGHT] | u[_WRONG]) >> s & 1  # marked right or wrong
             if s == S[_QM]:  # the QM white
                 k = _WHITE
-            elif S[_PHASE] == _ANSWERING and s == S[_TURN]:  # answering: yellow, blinking slowly
+            elif S[_PHASE] == _ANSWERING and s == S[_TURN]:  # answering: yellow, slow
                 k = _YELLOW | _SLOW << 4
             elif S[_PHASE] == _REVEAL and k:  # marked: green right, orange wrong
                 k = _GREEN if u[_RIGHT] >> s & 1 else _ORANGE
-            elif S[_PHASE] == _REVEAL and w == _ANSWERED and q:  # the answer to mark: yellow,
-                k = _YELLOW | _FAST << 4  # blinking fast
+            elif S[_PHASE] == _REVEAL and w == _ANSWERED and q:  # to mark: yellow, fast
+                k = _YELLOW | _FAST << 4
                 q = 0
-            elif S[_PHASE] == _REVEAL and s == S[_CHALLENGER]:  # the challenger: vermillion,
-                k = _VERMILLION | _FAST << 4  # blinking fast
-            elif S[_PHASE] == _REVEAL and s == S[_CHALLENGED]:  # the challenged: sky, blinking
-                k = _SKY | _SLOW << 4  # slowly
+            elif S[_PHASE] == _REVEAL and s == S[_CHALLENGER]:
+                k = _VERMILLION | _FAST << 4
+            elif S[_PHASE] == _REVEAL and s == S[_CHALLENGED]:
+                k = _SKY | _SLOW << 4
             else:  # answered, passed
                 k = (0, _GREEN, _GREY)[w]
             i = s * np // n if np >= n else s

@@ -5,8 +5,7 @@ import sys
 if __debug__:  # CPython needs const; the Express's mpy-cross -O3 drops this import
     from micropython import const
 
-# The names of the numbers (lib/qiklaxon/layout.py; tests/test_names.py holds them to it).
-# The settings (hardware/settings.py's KEYS, in order):
+# The names of the numbers (lib/qiklaxon/layout.py's). The settings:
 _QK_PLAYERS = const(1)
 _QK_FINISH = const(3)
 _QK_VOLUME = const(5)
@@ -33,7 +32,7 @@ _PIN = const(0)
 _LEVEL = const(1)
 _PX_COUNT = const(1)
 _PX_CCW = const(2)
-# The device's flags (hardware/device.py's Device.f) and what they hold
+# The device's (hardware/device.py)
 _F_SLOTS = const(27)
 _ARM = const(0)
 _STUCK = const(1)
@@ -58,18 +57,12 @@ _PURPLE = const(8)
 _B_IO = const(0)
 _SOUND_WAVE = const(5)
 
-# The sounds as tone sweeps, for the builds that play tones rather than WAV files:
-# the Pico's piezo (``pwmio``) and the Circuit Playground Express, whose 16 KB heap
-# has no room for WAV files through ``audioio`` (a ``WaveFile`` makes the output keep
-# two 512-byte DMA buffers, and each open file and sample holds ~160 bytes more).
-# hardware/device.py plays them: on a piezo by the PWM frequency, on the Express's
-# DAC as a looped 16-sample waveform whose pitch is its sample rate. Each sound is
-# segments of three bytes: start and end pitch in tens of Hz (0: a rest) and length
-# in tens of ms. They are the WAV files' own segments (tools/synth.py's SEGMENTS),
-# rounded, each glide made linear: ``python3 tools/synth.py --tones`` prints them, and
-# tests/test_one_klaxon.py holds this copy to it. The klaxon is two rising blasts
-# (190 -> 430 Hz, then held, sagging to 415 Hz); done and undone, two notes rising and
-# falling, confirm what changed a position or took something back.
+# The sounds as tone sweeps: the Pico's piezo, and the Express, whose 16 KB heap has no
+# room for WAV through ``audioio`` (a ``WaveFile`` keeps two 512-byte DMA buffers, and
+# each open file and sample ~160 bytes more). Each sound is segments of three bytes:
+# start and end pitch in tens of Hz (0: a rest), length in tens of ms: the WAV files'
+# segments (tools/synth.py), rounded, glides linear (``tools/synth.py --tones``;
+# tests/test_one_klaxon.py holds this copy to it).
 TONES = (
     b"\x13\x2b\x26\x2b\x2a\x14\x00\x00\x06\x13\x2b\x26\x2b\x2a\x14\x00\x00\x06",  # klaxon
     b"\x0f\x0f\x0c\x00\x00\x05\x0b\x0b\x16",  # denied
@@ -80,16 +73,13 @@ TONES = (
 
 
 def start(p):
-    """The parts for qiklaxon/restore.py from hardware/start.py's: (the Klaxon's
-    debouncer, the buttons, output, samples, speaker enable, switch, pixels, LED,
-    sleeper, watchdog, flags, times, players, first QM, finish, nvm layout, dice)."""
+    """The parts for qiklaxon/restore.py from hardware/start.py's."""
     import digitalio
 
     board, mod, v, bad, first, k, kp, keys, dice = p
     del p
     prof = mod.PROFILE
-    # Sound: each build wires its own (its profile's sound()): WAV samples through
-    # audioio or audiopwmio and an audiomixer voice, or tones on a piezo
+    # Sound: the profile's sound()
     a = v[_QK_AUDIO]
     if a and a not in ("piezo", "amp"):
         print("QK_AUDIO = %r is not 'piezo' or 'amp'; using the build's own" % a)
@@ -107,7 +97,7 @@ def start(p):
     sw = None
     en = [None, None]
     # The slide switch, the speaker's enable pin and the LED (driven low); a pin a
-    # button took (settings) is in use: said, and done without
+    # button took is said and done without
     for i in (0, 1, 2):  # (prof[(_P_SPEAKER_ENABLE - 2) + 2 * i]: the enable pin, the LED)
         n = (prof[_P_SWITCH] or ("",))[_PIN] if not i else prof[
             (_P_SPEAKER_ENABLE - 2) + 2 * i] or ""
@@ -140,14 +130,14 @@ def start(p):
             print("no lights: %r" % e)
             bad += 1
             n = 0
-    # Sleep until the Klaxon where the port has alarm; the watchdog where it has one
+    # Sleep until the Klaxon; the watchdog
     sl = wd = woke = None
     if prof[_P_SLEEP] and v[_QK_SLEEP_MIN] or prof[_P_WATCHDOG]:  # (kp: the Klaxon's io, pin,
         sl, wd, woke = __import__("hardware.power", None, None, ("start",)).start(  # high?)
             kp[0], kp[1], kp[2], prof[_P_SLEEP] and v[_QK_SLEEP_MIN], prof[_P_WATCHDOG])
         sys.modules.pop("hardware.power", None)
 
-    # The device's flags and times (hardware/device.py: Device.f and Device.t)
+    # Device.f and Device.t
     s = k.state & 1  # the Klaxon's bit now
     up = 0 if kp[2] else 1
     f = bytearray(_F_SLOTS)
@@ -160,7 +150,7 @@ def start(p):
     f[_DIRTY] = 1
     f[_NB] = len(keys)
     f[_NP] = n
-    f[_TONE] = len(snd) > _SOUND_WAVE  # tones: the DAC's wave (or None) comes with them
+    f[_TONE] = len(snd) > _SOUND_WAVE  # tones come with the DAC's wave (or None)
     f[_LV] = f[_LV + 1] = _NONE
     f[_CCW] = prof[_P_PIXELS][_PX_CCW] if v[_QK_PIXELS_CCW] < 0 else v[_QK_PIXELS_CCW]
     for i in range(len(keys)):  # each button's first sample, and its level
@@ -179,9 +169,8 @@ def start(p):
         t[_FLT] = adafruit_ticks.ticks_add(now, 2000)
     if f[_STUCK]:
         print("fault: the Klaxon is held down at power-on; release it")
-    # A pin alarm woke the board: that was a press of the Klaxon, and it counts (the
-    # Device presses it at once), held still or let go during the ~1.3 s reboot; held,
-    # it is not armed again until released.
+    # Woken by the Klaxon: the Device presses it at once, held or let go during the
+    # ~1.3 s reboot; held, it is armed again once released.
     f[_WOKE] = woke is not None
     sys.modules.pop("hardware.outputs", None)
     if hasattr(sys.modules["hardware"], "outputs"):

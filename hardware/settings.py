@@ -1,17 +1,13 @@
 """Start-up, its first step: the settings (code.py then frees this module).
 
-They come from ``settings.toml``, read the same way on every board: the
-Circuit Playground Express has no ``os.getenv``, and CircuitPython 10.2's
-returns only strings (and re-reads the file on every call), so ``read``
-reads the file itself, once, line by line, as bytes. Only the simple lines
-CircuitPython understands are read: ``KEY = 12`` (whole numbers) and
-``KEY = "text"``. Anything else is reported with its line number and what
-was used instead: a value out of range or of the wrong kind, an unknown or
-wrongly cased key, a byte order mark, a line that is not ``KEY = value`` or
-not UTF-8, a UTF-16 file, a ``[table]`` (CircuitPython reads no key after
-one). A setting that is reported keeps its default; the device still
-starts. What each key means is in settings.example.toml and the README
-(tests check them against ``KEYS``).
+From ``settings.toml``, the same way on every board: the Express has no
+``os.getenv``, and CircuitPython 10.2's returns only strings (re-reading the file
+each call), so ``read`` reads the file once, line by line, as bytes. Only the lines
+CircuitPython understands are read: ``KEY = 12`` and ``KEY = "text"``. Anything
+else is reported with its line number (a bad value, an unknown or wrongly cased
+key, a byte order mark, not ``KEY = value``, not UTF-8, UTF-16, a ``[table]``,
+after which CircuitPython reads no key) and keeps its default; the device starts.
+The keys' meanings: settings.example.toml and the README (tests hold them to ``KEYS``).
 """
 
 
@@ -42,10 +38,8 @@ KEYS = (
 
 
 def read(p=None):
-    """(the settings in the order of ``KEYS``, how many lines were reported on the
-    console) from ``p``, the lines of settings.toml (default: the file; none: the
-    defaults). code.py collects the garbage of reading it before ``start`` makes the
-    objects that stay."""
+    """(the settings in ``KEYS``' order, how many lines were reported) from ``p``,
+    settings.toml's lines (default: the file; none: the defaults)."""
     f = None
     if p is None:
         try:

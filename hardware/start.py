@@ -1,11 +1,7 @@
-"""Start-up, its second step: the build's profile, the buttons.
+"""Start-up, its second step (hardware/steps.py): the build's profile, the buttons.
 
-Start-up only; code.py runs the steps: hardware/settings.py, this, then
-hardware/outputs.py, then qiklaxon/restore.py, then the loop (hardware/device.py). Each step drops
-its module when done (no closures, no references left), so each is in RAM
-alone. Names here are few and short: every name a module uses stays in the
-board's RAM (as an interned string) even after the module is gone.
-
+Each step drops its module when done (no closures or references left), so each is
+in RAM alone. Names are few and short: each stays in RAM, interned, after the module.
 """
 
 import sys
@@ -13,8 +9,7 @@ import sys
 if __debug__:  # CPython needs const; the Express's mpy-cross -O3 drops this import
     from micropython import const
 
-# The names of the numbers (lib/qiklaxon/layout.py; tests/test_names.py holds them to it):
-# the settings (hardware/settings.py's KEYS, in order), the profile's fields
+# The names of the numbers (lib/qiklaxon/layout.py's): the settings, the profile's fields
 _QK_KLAXON_ONLY = const(4)
 _QK_PIN_KLAXON = const(9)
 _QK_PIN_A = const(10)
@@ -27,10 +22,9 @@ _LEVEL = const(1)
 
 
 def start(s, b=None, d=None):
-    """The parts for the ``Device`` from ``s`` (hardware/settings.py's ``read()``) on
-    board ``b`` (default:
-    ``board``); ``d(1, 6)`` rolls a die (default: ``random.randint``). A build that
-    cannot start says why and blinks its LED: never a crash loop."""
+    """The parts from ``s`` (settings.py's ``read()``) on board ``b`` (default: ``board``);
+    ``d(1, 6)`` rolls a die (default: ``random.randint``). A build that cannot start
+    says why and blinks its LED: never a crash loop."""
     if b is None:
         import board as b
     try:
@@ -55,7 +49,7 @@ def start(s, b=None, d=None):
                 try:
                     mod = __import__("hardware.profile_" + i, None, None, ("PROFILE",))
                     if not hasattr(b, mod.PROFILE[_P_KLAXON][_PIN]) and i == want != n:
-                        mod = None  # a build whose Klaxon pin this board lacks: its own build
+                        mod = None  # its Klaxon pin is not on this board: its own build
                         raise ImportError()
                 except ImportError:
                     print("QK_BOARD = %r: not a build that board %s can run from this drive; "
@@ -96,15 +90,14 @@ def drop(m):
 
 def buttons(board, prof, v):
     """(the Klaxon's debouncer, (its DigitalInOut, pin, pressed reads high?), buttons,
-    messages): each button is (debouncer, its bit while released, its ladder of keys,
-    the ms held that reach each). ``v``: the settings, as ``read`` gives them."""
+    messages): a button is (DigitalInOut, its bit released, its keys, the ms held that
+    reach each). ``v``: the settings."""
     import digitalio
     import adafruit_debouncer
 
     Debouncer = adafruit_debouncer.Debouncer
-    # The loop uses Debouncer's update() and state only. A deploy copies the library
-    # without Button and the properties (layout's LIBRARY_UNUSED); copied whole, they are
-    # freed here (~0.9 KB of bytecode and objects on the Express)
+    # The loop uses update() and state only: the rest (layout's LIBRARY_UNUSED), if the
+    # library was copied whole, is freed here (~0.9 KB on the Express)
     if hasattr(adafruit_debouncer, "Button"):
         del adafruit_debouncer.Button
         for n in ("rose", "fell", "last_duration", "current_duration", "value", "interval"):
@@ -117,7 +110,7 @@ def buttons(board, prof, v):
     # (when the Klaxon's pin is not found: the built-in buttons)
     for i, w, more in ((0, v[_QK_PIN_KLAXON], ("BUTTON", "BUTTON_A", "BOOT", "USER_SW", "D0")),
                        (1, v[_QK_PIN_A], ()), (2, v[_QK_PIN_B], ())):  # (i: the profile's
-        d = prof[i]  # _P_KLAXON, _P_A, _P_B field) (pin, pressed reads high?) or None
+        d = prof[i]  # _P_KLAXON, _P_A, _P_B)
         if not i and w.lower() == "none":
             print('QK_PIN_KLAXON = "none": the Klaxon is the one button that must be wired; '
                   "using the build's own pin")
@@ -146,20 +139,19 @@ def buttons(board, prof, v):
         io = digitalio.DigitalInOut(p)
         io.switch_to_input(pull=digitalio.Pull.DOWN if high else digitalio.Pull.UP)
         if k is None:
-            # ticks are whole ms: a level read at ticks 3 apart has held over 2 ms, so a
-            # glitch shorter than QK_GLITCH_MS never sounds, at any pass time and phase
+            # ticks are whole ms: a level read 3 ticks apart has held over 2 ms, so a
+            # glitch shorter than QK_GLITCH_MS never sounds
             k = Debouncer(io, interval=(v[_QK_GLITCH_MS] + 1) / 1000)
             kp = (io, p, high)
         else:
             keys.append((io, 0 if high else 1, p))
     if k is None:
         raise RuntimeError("no Klaxon button pin: set QK_PIN_KLAXON in settings.toml")
-    # Each button's ladder of keys and when each is reached (ms held): two buttons,
-    # or one button that does everything, one step more at every QK_LONG_MS (over a
-    # second: a press held up to a second is a tap, on every build)
+    # Each button's keys and the ms held that reach each: two buttons, or one that does
+    # all, a step every QK_LONG_MS (over a second: a second's press is a tap everywhere)
     n = v[_QK_LONG_MS]
     n = (0, n, 2 * n, 3 * n, 4 * n, 5 * n)
-    b = []  # (the keys by number: 1 A, 2 A held, 3 A held long, 4 B, 5 B held, 6 B held long)
+    b = []  # (keys: 1 A, 2 A held, 3 A held long, 4 B, 5 B held, 6 B held long)
     for i in keys:
         b.append(i[:2] + ((b"\x01\x04\x05\x02\x06\x03", n) if len(keys) == 1 else
                           (b"\x04\x05\x06" if b else b"\x01\x02\x03", n[:3])))

@@ -1,13 +1,11 @@
-"""Start-up, in steps (code.py calls ``parts()`` once): the console's first line, the
-firmware's version (version.txt, which the deploy writes and the bundles hold); then
-hardware/settings.py, hardware/start.py (the build, its buttons), hardware/outputs.py
-(sound, lights, sleep) and qiklaxon/restore.py (the saved game), each in RAM alone and
-gone when done. Each step runs in a function of its own, so that no stale reference to
-its module stays behind in a frame (the collector scans the stack conservatively), and
-``gc.collect()`` frees it before the next fills its holes. Then this module goes too:
-code.py runs the loop, so its own bytecode stays in RAM for the whole game, and it is
-only the few lines that must be there (0.5 KB of the Express's heap when the steps were
-in it).
+"""Start-up, in steps (code.py calls ``parts()`` once): the firmware's version line
+(version.txt, from the deploy); hardware/settings.py, start.py (the build, its
+buttons), outputs.py (sound, lights, sleep), qiklaxon/restore.py (the saved game),
+each in RAM alone. Each runs in a function of its own, so no stale reference to its
+module stays in a frame (the collector scans the stack conservatively), and
+``gc.collect()`` frees it before the next. Then this module goes too: code.py stays
+in RAM for the whole game, so it holds only what must be there (the steps in it
+cost 0.5 KB of the Express's heap).
 """
 
 import gc

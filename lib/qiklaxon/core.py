@@ -1,53 +1,30 @@
 """The game and the referee at the table, as the board runs them: what stays in RAM.
 
-Pure Python for CircuitPython, MicroPython and CPython; no hardware. Small on
-purpose: the Circuit Playground Express has ~16 KB of heap for the whole
-firmware, bytecode and names included. So this module holds every action
-and what a question needs while it is answered (asking, answering, passing,
-the Klaxon), rolling and ending. Five overlays, loaded when used and
-dropped again, one at a time (``more``): qiklaxon/undo.py (undo, and the
-log replayed), qiklaxon/reveal.py (marking the answers, the Klaxon
-penalty), qiklaxon/entry.py (moving a piece), qiklaxon/over.py (the end on
-the ring, setting up a new game), qiklaxon/save.py (the game into nvm, a
-second after an action). On a nearly full heap a load collects the garbage
-first, so that the overlay's bytecode lands in whole runs of free blocks.
-``game.Game`` is the readable API over all of it for tests and host tools
-(the board does not carry that).
+Pure Python, no hardware. Small on purpose: the Circuit Playground Express has
+~16 KB of heap for the whole firmware. This module holds every action and what a
+question needs while answered (ask, answer, pass, the Klaxon), rolling and ending.
+Five overlays, loaded one at a time when used (``more``): undo.py (undo, the log
+replayed), reveal.py (marking answers, the Klaxon penalty), entry.py (moving a
+piece), over.py (the end, a new game set up), save.py (the game into nvm).
+``game.Game`` is the readable API over it for tests and host tools (not on the board).
 
-The game's state is ``S`` (bytearray) and ``P`` (positions):
+The game's state is ``S`` (bytearray; its slots: layout.py's PLAYERS to DID) and
+``P`` (each seat's square, ``array('h')``).
 
-  ====== ======================================================
-  S[0]   players (2..10)
-  S[1]   seat of the Question Master
-  S[2]   phase: 0 idle (between questions), 1 answering, 2 reveal, 3 over
-  S[3]   seat answering now (255: none)
-  S[4]   challenger, S[5] challenged (255: none); kept until the next ask
-  S[6]   last roll: (red-1)*36 + (white-1)*6 + (blue-1) (255: none)
-  S[7:9] the square that ends the game, big-endian (0: the QM ends it)
-  S[9:]  what each seat did this question: 0 not yet, 1 answered, 2 passed
-  P      each seat's square (``array('h')``, 10)
-  ====== ======================================================
+Every accepted action goes into the log ``L`` (``n`` bytes, at most 64) as an op
+code and its argument bytes; ``B``/``Q`` is the state before the log's first action,
+always between questions. Undo replays ``B`` and the log less its last action:
+exact by construction, across a new game and a power cut (``save()`` writes the
+log). When an action between questions would leave less room than a whole question
+takes, the oldest finished questions fold into ``B``: a Klaxon, an answer or a
+reveal never waits for a fold.
 
-Every accepted action goes into the log ``L`` (``n`` bytes of at most 64) as
-an op code and its argument bytes; ``B``/``Q`` is the state before the log's
-first action, always between questions. Undo replays ``B`` and the log less
-its last action: exact by construction, across an ended game and a new one,
-and after a power cut (the log is what ``save()`` writes). When an
-action between questions would leave less room than a whole question takes,
-the oldest finished questions are folded into ``B``, so a Klaxon, an answer
-or a reveal never waits for a fold.
-
-``act(op, a, b, c, d)`` takes an action and its argument bytes and returns 0,
-or a refusal code, and then nothing has changed: 1 not now (or nothing to
-undo), 2..6 the Klaxon's (see ``out``), 7 an argument the board cannot take.
-It checks what the rules decide (the phase, the Klaxon's turn) and what
-would break the board (a seat or player count out of range); the arguments
-come from this referee or from ``Game``, which checks them for people.
-Positions are 16 bits: no game comes near +-32767 (``Game`` refuses a move
-past it). Ops: 0 undo, 1 roll (the dice code), 2 ask, 3 answer, 4 pass,
-5 Klaxon, 6 reveal (seats right as 16 bits, the challenger's penalty, the
-challenged's), 7 miss a go, 8 move (seat, squares as 16 bits), 9 end,
-10 new game (players, first QM, finish as 16 bits).
+``act(op, a, b, c, d)`` returns 0, or a refusal code and nothing has changed: 1 not
+now (or nothing to undo), 2..6 the Klaxon's (see ``out``), 7 an argument the board
+cannot take. It checks the rules (the phase, the Klaxon's turn) and what would break
+the board (a seat or player count out of range); ``Game`` checks arguments for
+people. Positions are 16 bits (``Game`` refuses a move past +-32767). The ops and
+their arguments: layout.py's OP_ names.
 """
 
 from array import array
@@ -55,8 +32,7 @@ from array import array
 if __debug__:  # CPython needs const; the Express's mpy-cross -O3 drops this import
     from micropython import const
 
-# The names of the numbers (lib/qiklaxon/layout.py has them all; tests/test_names.py holds
-# these copies to it). The state S:
+# The names of the numbers (lib/qiklaxon/layout.py's; tests/test_names.py). The state S:
 _S_SLOTS = const(19)
 _PLAYERS = const(0)
 _QM = const(1)
@@ -116,8 +92,7 @@ _KEY_A_2S = const(3)
 _KEY_B = const(4)
 _KEY_B_HELD = const(5)
 _KEY_B_2S = const(6)
-# What became of a key (key()): refused, taken, taken back, a position changed; the
-# Klaxon's try before a game's first question
+# What became of a key (key())
 _REFUSED = const(0)
 _TAKEN = const(1)
 _UNDONE = const(2)
@@ -149,22 +124,16 @@ _LEN = b"\x00\x02\x01\x01\x01\x01\x05\x01\x04\x01\x05"  # log bytes of each acti
 
 
 class Referee:
-    """The game at the table: ``Referee(players, first_qm, finish, dice)``; the first
-    three are a new game's defaults too (finish 0: the QM ends the game), and
-    ``dice(1, 6)`` rolls a die.
-
-    ``u`` is what is being entered: [what (0 nothing, 1 a Klaxon penalty for seat
-    u[2], 2 which seat to move, 3 and 4 how far forward or back, 5 a new game's
-    players, 6 its first QM), the count, the seat, seats marked right in the
-    reveal (bits), marked wrong, the challenger's penalty, the challenged's].
-    ``j`` is where the game is saved (``save``)."""
+    """``Referee(players, first_qm, finish, dice)``: the first three are a new game's
+    defaults too (finish 0: the QM ends the game); ``dice(1, 6)`` rolls a die. ``u``:
+    what is being entered (layout.py's U_ slots); ``j``: where the game is saved."""
 
     def __init__(self, n, q=0, f=0, dice=None):
         self.S = bytearray(_S_SLOTS)
         self.P = array("h", [0] * _SEATS)
         self.B = bytearray(_S_SLOTS)
         self.Q = array("h", [0] * _SEATS)
-        self.L = bytearray(_LOG_SIZE + 5)  # (+ the longest action: the log fills past 64)
+        self.L = bytearray(_LOG_SIZE + 5)  # (+ the longest action)
         self.n = 0  # log bytes in use
         self.r = 1  # replaying: nothing is logged
         self.w = 0  # changed since the last save
@@ -173,7 +142,7 @@ class Referee:
         self.j = None
         self.u = [0] * _U_SLOTS
         self.S[_PHASE] = _ENDED
-        self.act(_OP_NEW, n, q, f >> 8, f & 255)  # the game: as a new game
+        self.act(_OP_NEW, n, q, f >> 8, f & 255)
         self.r = 0
         self.B[:] = self.S
 
@@ -182,9 +151,9 @@ class Referee:
         S = self.S
         if not op:  # undo
             return self.more(_OV_UNDO).undo(self)
-        if op > _OP_MOVE:  # the end; a new game (players, first QM, finish as 16 bits): once
-            if (S[_PHASE] == _ENDED or op == _OP_NEW and not S[_PHASE] and not any(  # over, or
-                    S[_DID:])) != (op == _OP_NEW):  # before the game's first question
+        if op > _OP_MOVE:  # the end; a new game: once over, or before the first question
+            if (S[_PHASE] == _ENDED or op == _OP_NEW and not S[_PHASE] and not any(
+                    S[_DID:])) != (op == _OP_NEW):
                 return _NOT_NOW
             if op == _OP_NEW and not (2 <= a <= _SEATS and b < a):
                 return _BAD_ARG
@@ -219,8 +188,8 @@ class Referee:
                     return _NOBODY_ANSWERED
                 if S[_DID + w] == _ANSWERED:
                     break
-        elif op == _OP_ROLL or op == _OP_MOVE:  # the QM moves by the white die; seat a by
-            w = qm  # (b, c) squares
+        elif op == _OP_ROLL or op == _OP_MOVE:  # the QM by the white die; seat a by (b, c)
+            w = qm
             v = a // 6 % 6 + 1
             if op == _OP_MOVE:
                 w = a
@@ -236,14 +205,14 @@ class Referee:
             S[_PHASE] = _ANSWERING
             S[_TURN] = (qm + 1) % n
         elif op == _OP_REVEAL:  # right answers forward 3, the Klaxon parties' penalties back
-            for w in range(n):  # (positions stop at +-32767: 16 bits)
+            for w in range(n):
                 v = self.P[w] + (3 if (a << 8 | b) >> w & 1 else 0) - (
                     c if w == S[_CHALLENGER] else 0) - (d if w == S[_CHALLENGED] else 0)
                 self.P[w] = min(32767, max(-32767, v))
             S[_QM] = (qm + 1) % n  # the QM's turn ends: the dice pass left
             S[_PHASE] = _BETWEEN
-        elif op > _OP_ASK and op < _OP_REVEAL:  # answer, pass, Klaxon: mark the answerer; the
-            S[_DID + s] = _PASSED if op == _OP_PASS else _ANSWERED  # turn moves left
+        elif op > _OP_ASK and op < _OP_REVEAL:  # answer, pass, Klaxon; the turn moves left
+            S[_DID + s] = _PASSED if op == _OP_PASS else _ANSWERED
             if op == _OP_KLAXON:
                 S[_CHALLENGER] = s
                 S[_CHALLENGED] = w
@@ -252,8 +221,8 @@ class Referee:
                 if s == qm:
                     S[_TURN] = _NONE
                     S[_PHASE] = _REVEAL
-                    if S.find(b"\x01", _DID) < 0:  # everyone passed: nothing to reveal,
-                        S[_QM] = (qm + 1) % n  # the question is over and the dice pass left
+                    if S.find(b"\x01", _DID) < 0:  # everyone passed: over, the dice pass left
+                        S[_QM] = (qm + 1) % n
                         S[_PHASE] = _BETWEEN
                     break
                 if op < _OP_KLAXON:
@@ -267,16 +236,16 @@ class Referee:
                 self.P[w] = min(32767, max(-32767, self.P[w] + v))
                 if op == _OP_ROLL:
                     S[_ROLL] = a
-        if op == _OP_ROLL or op > _OP_KLAXON:  # pieces moved: the game is over once one
-            for w in range(n):  # reaches the finish
+        if op == _OP_ROLL or op > _OP_KLAXON:  # pieces moved: over once one reaches the finish
+            for w in range(n):
                 if S[_FINISH] | S[_FINISH_LO] and self.P[w] >= S[_FINISH] << 8 | S[_FINISH_LO]:
                     S[_PHASE] = _ENDED
                     S[_TURN] = _NONE
         return 0
 
     def log(self, op, a, b, c, d):
-        """Append an action to the log (not while replaying); between questions,
-        make room for a whole question first (16 bytes)."""
+        """Log an action (not while replaying); between questions, room for a whole
+        question first (16 bytes)."""
         if self.r:
             return
         self.w = 1  # the game changed: a save is due
@@ -309,14 +278,10 @@ class Referee:
                 print(w[o[_W_GAME_OVER]:o[_W_GAME_OVER + 1]])
 
     def key(self, k):
-        """Key ``k`` (0: the Klaxon, for whoever's turn it is): what became of it, 0 refused
-        (and then nothing has changed), 1 taken, 2 something taken back (undo, a mark, a
-        step of an entry), 3 a position or the QM changed (a roll, a reveal, a move, a miss,
-        the end, a new game); the Klaxon: 1 taken, 2 a try before the game's first
-        question, which sounds and counts for nothing (tools/card.py has it all for people).
-
-        A key is what button A or B did when let go (the device sends it then, or
-        when another press lets go of it first, so presses count in the order made):
+        """Key ``k`` (0: the Klaxon): what became of it, 0 refused (nothing changed), 1
+        taken, 2 something taken back, 3 a position or the QM changed; the Klaxon: 1
+        taken, 2 a try before the first question (it counts for nothing). tools/card.py
+        says it all for people. A key is what A or B did when let go:
 
         =========== ========================= ================== =====================
         key         between questions         answering          reveal
@@ -329,16 +294,11 @@ class Referee:
         6 B held 2  end the game              end the game       end the game
         =========== ========================= ================== =====================
 
-        Once the game is over, or before its first question, B held 2 (the longest hold)
-        sets up a game: A counts the players up, B held down, B goes on to the first QM, A
-        walks the seats, B starts it; B held 2 again leaves the set-up. A wrong answer by
-        the challenger or the challenged asks for its Klaxon penalty: A adds 1, A held
-        adds 10, B is done (none: B at once). Moving a piece: A walks the seats, B picks
-        one to move forward (A held: back), A adds 1, A held 10, B moves it. B held steps
-        back one step of whatever is being entered: a count one down, at its least the
-        step before. A question everyone passed is over at once (``act``). This holds
-        asking, answering, rolling, missing a go and the end; the overlays (``more``)
-        hold the rest.
+        Once over, or before the first question, B held 2 sets up a game (over.py). A
+        wrong answer by a Klaxon party asks for its penalty (reveal.py). Moving a piece:
+        entry.py. B held steps back one step of an entry. A question everyone passed is
+        over at once (``act``). The overlays (``more``) hold all but asking, answering,
+        rolling, missing a go and the end.
         """
         S = self.S
         u = self.u
@@ -346,10 +306,10 @@ class Referee:
         m = u[_WHAT]
         if not k:  # the Klaxon
             k = self.act(_OP_KLAXON)
-            if k == _NO_QUESTION and not any(S[_DID:]):  # no question yet in this game:
-                return _TRY  # a try, which sounds and counts for nothing
+            if k == _NO_QUESTION and not any(S[_DID:]):  # no question yet: a try
+                return _TRY
             if k:
-                self.out(_W_REFUSED, k)  # refused, and why
+                self.out(_W_REFUSED, k)
                 return _REFUSED
             self.out(_W_KLAXON, S[_CHALLENGER], S[_CHALLENGED])
             return _TAKEN
@@ -358,19 +318,19 @@ class Referee:
             if self.act(_OP_UNDO):
                 return _REFUSED
             self.out(_W_UNDO)
-            if u[_RIGHT] | u[_WRONG]:  # a reveal taken back, its marks as they were
-                self.more(_OV_REVEAL).key(self, k)  # (undo.py): one step, its last mark
+            if u[_RIGHT] | u[_WRONG]:  # a reveal taken back: then its last mark
+                self.more(_OV_REVEAL).key(self, k)
             k = _UNDONE
         elif k == _KEY_B_2S and m < _NEW_PLAYERS and ph != _ENDED and (ph or any(S[_DID:])):
-            u[_WHAT] = 0  # the end (over, or before the first question: a set-up, below)
+            u[_WHAT] = 0  # the end
             self.act(_OP_END)
             self.out(_W_END)
             k = _DONE
         elif m == _PENALTY or not m and ph == _REVEAL:  # the reveal's marks, a penalty
             k = self.more(_OV_REVEAL).key(self, k)
-        elif m or k == _KEY_B_2S or k == _KEY_A_2S and not ph:  # entries: moving a piece, a
-            if self.n > _FOLD_AT:  # game set up; room in the log first, so that the entry's
-                self.more(_OV_UNDO).fold(self)  # action never folds
+        elif m or k == _KEY_B_2S or k == _KEY_A_2S and not ph:  # entries: a move, a set-up
+            if self.n > _FOLD_AT:  # room in the log first: the entry's action never folds
+                self.more(_OV_UNDO).fold(self)
             k = self.more(_OV_OVER if m > _BACKWARD or k == _KEY_B_2S else _OV_ENTRY).key(
                 self, k)
         elif ph > _ANSWERING or k > _KEY_B or k == _KEY_A_2S or ph and k == _KEY_A_HELD:
@@ -379,7 +339,7 @@ class Referee:
             self.out(_W_ANSWER if k == _KEY_A else _W_PASS, S[_TURN])
             self.act(_OP_ANSWER if k == _KEY_A else _OP_PASS)
             k = _TAKEN
-            if not S[_PHASE]:  # everyone passed: nothing to reveal, the dice passed left
+            if not S[_PHASE]:  # everyone passed
                 self.out(_W_REVEAL)
                 k = _DONE
         elif k == _KEY_A:
@@ -402,11 +362,8 @@ class Referee:
         return k
 
     def more(self, k=_OV_TIDY):
-        """Overlay ``k`` (0 qiklaxon/undo.py, 1 reveal.py, 2 entry.py, 3 over.py, 4
-        save.py), loaded if it is not, the others dropped first: at most one is in RAM.
-        ``more()``: drop those the state does not need now (the reveal's while it is under
-        way, entry.py's while a move is entered, over.py's while the end is shown or a new
-        game set up), so that their RAM is freed."""
+        """Overlay ``k`` (layout.py's OV_), loaded, the others dropped first: one at most
+        in RAM. ``more()``: drop those the state does not need now."""
         import sys
 
         S = self.S
@@ -427,9 +384,8 @@ class Referee:
 
                 if (not __debug__ or hasattr(gc, "mem_free")) and gc.mem_free() < _OV_ROOM:
                     # (CPython has no mem_free; the Express's -O3 build drops the question)
-                    gc.collect()  # a nearly full heap (the Express): the garbage goes first,
-                    # so that the overlay's bytecode gets whole runs of free blocks, not the
-                    # gaps between garbage that a collection in mid-load would leave
+                    gc.collect()  # a nearly full heap: the garbage first, so the bytecode
+                    # gets whole runs of free blocks, not gaps a mid-load collection leaves
             return __import__(n, None, None, ("key",))
 
     def save(self):
@@ -437,31 +393,26 @@ class Referee:
 
             0x51 'Q' | seq (2 bytes, big-endian) | length | body | Fletcher-16 (2) | 0x00
 
-        ``j`` is [nvm, log layout?, seq of the newest record (-1: none), where it
-        starts, where a log's erased tail starts]. A record whose check does not
-        match (a write cut short) is ignored when read; the newest valid one is the
-        saved game. The final 0x00 means a record never ends in erased-looking
-        bytes. Two layouts, chosen by how the port writes flash:
+        The body: version 2, ``B``, ``Q`` (little-endian), the log. ``j``: layout.py's J_
+        slots. A record whose check fails (a torn write) is ignored; the newest valid
+        one is the saved game. The final 0x00: a record never ends in erased-looking
+        bytes. Two layouts, by how the port writes flash:
 
         log (RP2040: one 4 KB sector; CircuitPython skips the erase when the bytes
-        written are still erased, 0xFF): records are appended into erased space, so
-        a save erases nothing; a torn record is skipped. When the sector is full, a
-        compaction rewrites it with only the newest record (one erase): a power cut
-        during that erase (once in ~50 saves) loses the saved game.
+        written are still 0xFF): records are appended into erased space, so a save
+        erases nothing. A full sector is rewritten with the newest record only (one
+        erase): a power cut then (once in ~50 saves) loses the saved game.
 
-        ping-pong (nRF52840: two 4 KB pages, every write erases its page; SAMD21:
-        256 bytes): each save goes to the half not holding the newest record, so a
-        cut while writing one half leaves the other, at worst the state one save
-        back. On the SAMD21 both halves share one 256-byte row: a cut during its
-        erase can lose both.
-
-        The body is: version 2, ``B``, ``Q`` (little-endian), the log.
+        ping-pong (nRF52840: two 4 KB pages, every write erases its page; SAMD21: 256
+        bytes): each save goes to the half without the newest record, so a cut leaves
+        the other, at worst one save back. The SAMD21's halves share one 256-byte row:
+        a cut during its erase can lose both.
         """
-        self.more(_OV_SAVE).save(self)  # (qiklaxon/save.py: out of RAM between saves)
+        self.more(_OV_SAVE).save(self)
 
 
 def check(d, n):
-    """Fletcher-16 of ``d[0:n]``: two additions a byte (a CRC would block the loop far longer)."""
+    """Fletcher-16 of ``d[0:n]``: two additions a byte (a CRC would block the loop longer)."""
     a = b = 0
     for i in range(n):
         a = (a + d[i]) % 255

@@ -2,16 +2,14 @@
 
 For real dice, a chance card or a correction: A held long between questions; A
 walks the seats (the QM's first), B picks one to move forward (A held: back), A
-adds 1, A held 10 (the ring counts them), B moves it; B held is one step back
-(the count one down; at 0, the seat again; while choosing the seat, no move). ``r``
-is the ``Referee``; ``r.u`` holds the entry: [what (2 which seat, 3 and 4 how far
-forward or back), the count, the seat, ...].
+adds 1, A held 10 (the ring counts them), B moves it; B held is one step back (the
+count one down; at 0, the seat again; while choosing the seat, no move).
 """
 
 if __debug__:  # CPython needs const; the Express's mpy-cross -O3 drops this import
     from micropython import const
 
-# The names of the numbers (lib/qiklaxon/layout.py; tests/test_names.py holds them to it)
+# The names of the numbers (lib/qiklaxon/layout.py's)
 _PLAYERS = const(0)
 _QM = const(1)
 _PHASE = const(2)
@@ -43,14 +41,13 @@ _FAST = const(2)
 
 
 def key(r, k):
-    """Every key during the entry, and the one that starts it: what became of it, as
-    core.py's ``key``."""
+    """Every key of the entry, and the one that starts it; returns as core.py's ``key``."""
     S = r.S
     u = r.u
     n = S[_PLAYERS]
     m = u[_WHAT]
-    if k == _KEY_B_HELD:  # one step of the entry back: the count one down; at 0, or while
-        if not m:  # choosing the seat, the step before
+    if k == _KEY_B_HELD:  # one step back: the count one down; at 0, or while choosing
+        if not m:  # the seat, the step before
             return _REFUSED
         if m > _WHICH and u[_COUNT]:
             u[_COUNT] -= 1
@@ -70,8 +67,7 @@ def key(r, k):
         u[_COUNT] = 0
         return _TAKEN
     if m:  # how far to move: A adds 1, A held 10, B moves it
-        if k == _KEY_A or k == _KEY_A_HELD:  # (as reveal.py's penalty: overlays never share RAM with
-            # each other, and a shared function would stay in the core's)
+        if k == _KEY_A or k == _KEY_A_HELD:  # (as reveal.py's penalty: see count())
             k = u[_COUNT] + (1 if k == _KEY_A else 10)
             if k > 99:
                 return _REFUSED
@@ -97,14 +93,12 @@ def key(r, k):
 
 
 def dice(v, q, np):
-    """The roll ``v`` (``S[_ROLL]``) on ``np`` pixels (0: only an LED), ``q`` steps of 128 ms
-    after it: how many pixels light now | their colour << 8 (hardware/device.py's
-    numbers: red 10, white 1, blue 9), 0 dark. Red, white, then blue, one die at a
-    time, as many pixels as its value (clockwise from pixel 0) for 8 steps, then 3
-    dark, and 5 more before red again (a 4.9 s cycle); with fewer than 6 pixels, or only
-    the LED, each die is that many blinks (2 steps on, 2 off), then 4 dark, and 8 more
-    before red again. Order and count carry the meaning, not the hue alone. The device
-    shows it from a roll until the next action (entry.py is loaded meanwhile)."""
+    """The roll ``v`` (``S[_ROLL]``) on ``np`` pixels (0: only an LED), ``q`` steps of 128
+    ms after it: pixels lit now | their colour << 8 (red 10, white 1, blue 9), 0 dark.
+    Red, white, then blue, each die as many pixels as its value (clockwise from pixel
+    0) for 8 steps, then 3 dark, and 5 more before red again (a 4.9 s cycle); under 6
+    pixels, each die is that many blinks (2 steps on, 2 off), then 4 dark, and 8 more
+    before red again. Order and count carry the meaning, not the hue alone."""
     big = np >= 6
     q %= 38 if big else 4 * (v // 36 + v // 6 % 6 + v % 6) + 32
     for i in range(3):
@@ -119,9 +113,8 @@ def dice(v, q, np):
 
 
 def draw(r, c, np):
-    """The entry on the ring (colour | pattern << 4, as hardware/device.py draws them):
-    the seat being chosen blinking blue; how far, as a count (white tens, orange units
-    forward, blue back; at 0 the seat to move blinks in that colour)."""
+    """The entry on the ring: the seat being chosen blinks blue; how far, as a count
+    (orange forward, blue back; at 0 the seat to move blinks in that colour)."""
     u = r.u
     m = u[_WHAT]
     n = r.S[_PLAYERS]
@@ -139,10 +132,9 @@ def draw(r, c, np):
 
 
 def count(v, c, np, k):
-    """Count ``v`` on the ring: white tens, then units in colour ``k``; when they are more
-    than the pixels, tens and units blink in turn on the same pixels. (As reveal.py's
-    penalty count: overlays never share RAM, and a shared function would stay in the
-    core's.)"""
+    """Count ``v`` on the ring: white tens, then units in colour ``k``; more than the
+    pixels: tens and units blink in turn. (Also in reveal.py: overlays never share RAM,
+    and a shared function would stay in the core's.)"""
     a = v // 10
     b = v % 10
     for i in range(np):

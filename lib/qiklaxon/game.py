@@ -1,24 +1,16 @@
 """The rules of the QI-style board game that the Klaxon referees, as a readable API.
 
-``Game`` is the same rules engine the board runs (``core.Referee``), with names,
-checked arguments and sentences for people: tests, the simulator and any
-Python program use it. The board itself holds only the core (the Circuit
-Playground Express has no room for words), so a deploy leaves this file out.
-It runs on CPython and MicroPython alike.
+``Game`` is the board's rules engine (``core.Referee``) with names, checked
+arguments and sentences, for tests, the simulator and any (Micro)Python program. The
+board has no room for words, so a deploy leaves this file out.
 
-The rules are restated in ``shared/product/rules.md``; the **Decisions**
-there are implemented in the core:
-
-* the Klaxon challenges the most recent *answer* of this question (passes
-  are skipped); with no answer yet there is nobody to challenge and the
-  press is refused;
-* a press while it is not an answering turn (no question running, the QM's
-  own press, after the answering ended) is refused the same way;
-* a refused press never changes the game.
+The rules: ``shared/product/rules.md``. Its **Decisions**, in the core: the Klaxon
+challenges the most recent *answer* of this question (passes skipped); with no
+answer yet, or outside an answering turn, the press is refused; a refused press
+never changes the game.
 
 Seats run clockwise 0..N-1; "the player on the left" of seat s is s+1 mod N.
-Every accepted action can be undone, back to at least the start of the
-current question (the core keeps a log of them, saved with the game).
+Every accepted action can be undone, back to at least the current question's start.
 """
 
 from qiklaxon.core import Referee
@@ -29,7 +21,7 @@ REVEAL = 2
 OVER = 3
 PHASES = ("idle", "answering", "reveal", "over")
 
-# What a seat did in the current (or just-resolved) question.
+# What a seat did this question
 WAITING = 0  # not asked yet, or the QM
 ANSWERED = 1
 PASSED = 2  # passed, or deemed to have passed by a Klaxon
@@ -43,12 +35,12 @@ PENALTY_LIMIT = 255
 VERSION = 1  # first byte of to_bytes(); bump when the layout changes
 _NONE = 0xFF  # "no seat"
 
-# The core's op codes and refusal codes (tests check them against core.py).
+# The core's op codes and refusal codes
 OPS = {"roll": 1, "ask": 2, "answer": 3, "pass": 4, "klaxon": 5, "reveal": 6, "miss_go": 7,
        "move": 8, "end": 9, "new_game": 10}
 WHEN, BAD = 1, 7
 
-# Refusal reasons (the board's console prints the same words).
+# Refusal reasons (the board's console words)
 NO_QUESTION = "no question running"
 NOBODY_TO_CHALLENGE = "nobody has answered yet"
 QM_MAY_NOT = "the QM may not hit the Klaxon"
@@ -77,19 +69,13 @@ def _seat(s):
 
 
 class Game:
-    """One game at the table.
+    """``Game(players, qm=0, finish=None)``: ``players`` 2 to 10, ``qm`` the first
+    QM's seat, ``finish`` the square that ends the game (None: the QM ends it with
+    ``end()``). Bad values raise ``ValueError``.
 
-    ``Game(players, qm=0, finish=None)``: ``players`` 2 to 10, ``qm`` the
-    first Question Master's seat, ``finish`` the square that ends the game
-    when a piece reaches it (None: the QM ends the game by hand with
-    ``end()``). Bad values raise ``ValueError`` naming the value.
-
-    Actions: ``roll``, ``ask``, ``answer``, ``pass_``, ``klaxon``,
-    ``reveal``, ``miss_go``, ``move``, ``end``, ``new_game``, ``undo``. An
-    action called when it does not apply raises ``ValueError`` saying what
-    the game was waiting for and changes nothing, except ``klaxon``, which
-    players press at any moment: a refused Klaxon returns None and sets
-    ``refusal``.
+    An action that does not apply now raises ``ValueError`` saying what the game
+    waits for, and changes nothing; but a refused ``klaxon`` (pressed at any
+    moment) returns None and sets ``refusal``.
     """
 
     def __init__(self, players, qm=0, finish=None):
@@ -128,7 +114,7 @@ class Game:
 
     @property
     def challenger(self):
-        """Seat that hit the Klaxon in the current or just-resolved question, or None."""
+        """Seat that hit the Klaxon this question, or None."""
         return _seat(self.core.S[4])
 
     @property
@@ -188,8 +174,8 @@ class Game:
 
     # ------------------------------------------------------------- actions
     def roll(self, red, white, blue):
-        """The QM rolls between questions: moves forward ``white`` squares; returns
-        the question number. Each die is 1 to 6; a QM who rolls again just rolls again."""
+        """The QM rolls between questions and moves ``white`` squares; returns the
+        question number. Each die 1 to 6; a QM may roll again."""
         self._when(IDLE, "roll")
         _check_int("red", red, 1, 6)
         _check_int("white", white, 1, 6)
@@ -212,13 +198,9 @@ class Game:
         self._act("pass", "pass")
 
     def klaxon(self, seat=None):
-        """The current answerer hits the Klaxon.
-
-        Accepted: returns ``(challenger, challenged)``; the challenger gives
-        their own answer, everyone not yet asked is deemed to have passed,
-        and answering ends. Refused: returns None, sets ``refusal`` to what
-        happened, and nothing else changes. ``seat``, when the caller knows
-        who pressed (one Klaxon button cannot), must be the answering seat.
+        """The current answerer hits the Klaxon: ``(challenger, challenged)``; the
+        challenger answers, everyone not yet asked has passed, answering ends.
+        Refused: None, ``refusal`` says why. ``seat``, if known, must be the answerer's.
         """
         if seat is not None:
             _check_int("seat", seat, 0, self.players - 1)
@@ -234,16 +216,12 @@ class Game:
         return (self.challenger, self.challenged)
 
     def reveal(self, correct, penalties=None):
-        """The QM reveals the answer and the outcome is applied, all or nothing.
+        """The QM reveals the answer; the outcome applies all or nothing.
 
-        ``correct``: seats whose answer was right (each must have answered);
-        they move forward 3. Wrong answers stay put, except that a Klaxon
-        party (challenger or challenged) whose wrong answer carries a Klaxon
-        penalty moves back that many squares: ``penalties`` maps seat to
-        squares (0 to 255). A penalty for any other seat has no effect
-        (rules.md); one for a seat also named right is a ValueError. Then
-        the QM's turn ends and the dice pass left; if a piece reached
-        ``finish`` the game is over.
+        ``correct``: seats right (each must have answered): forward 3. A Klaxon party's
+        wrong answer with a penalty goes back: ``penalties`` maps seat to squares (0 to
+        255); for other seats it has no effect (rules.md); for a seat named right, a
+        ValueError. Then the dice pass left; a piece at ``finish`` ends the game.
         """
         self._when(REVEAL, "reveal")
         n = self.players
@@ -284,8 +262,8 @@ class Game:
         self._act("miss_go", "miss a go")
 
     def move(self, seat, squares):
-        """A move the device cannot know (real dice, a chance card, a correction),
-        entered between questions: ``seat`` moves ``squares`` (negative: back)."""
+        """A move between questions (real dice, a chance card, a correction): ``seat``
+        moves ``squares`` (negative: back)."""
         self._when(IDLE, "move")
         _check_int("seat", seat, 0, self.players - 1)
         _check_int("squares", squares, -POSITION_LIMIT, POSITION_LIMIT)
@@ -330,12 +308,10 @@ class Game:
 
     # -------------------------------------------------------------- coding
     def to_bytes(self):
-        """The state (not the undo log) as compact, canonical, versioned bytes.
-
-        Layout: version, players, qm, phase, answering, challenger,
-        challenged (0xFF for none), question (2 bytes), 2-bit marks packed
-        four seats to a byte, then finish (0 = none) and each position as
-        zigzag varints: at most 9 + 3 + 2 + 10*3 = 44 bytes for 10 players.
+        """The state (not the undo log) as compact, canonical, versioned bytes: version,
+        players, qm, phase, answering, challenger, challenged (0xFF: none), question (2
+        bytes), 2-bit marks four seats a byte, then finish (0: none) and the positions
+        as zigzag varints: 44 bytes at most.
         """
         n = self.players
         S = self.core.S
@@ -354,8 +330,8 @@ class Game:
 
     @classmethod
     def from_bytes(cls, data):
-        """The game that ``to_bytes`` encoded; ValueError for anything else,
-        including states play cannot reach and non-canonical encodings."""
+        """The game ``to_bytes`` encoded; ValueError for anything else (unreachable
+        states, non-canonical encodings)."""
         n, qm, phase, seats, question, marks, finish, pos = _decode(data)
         game = cls(n, qm, finish)
         c = game.core
@@ -511,9 +487,8 @@ def _decode(data):
         ok = _finished(marks, n, qm, challenger, challenged) and ANSWERED in marks
     elif phase == IDLE:  # before any question, or after one of an earlier QM
         ok = none or any(_finished(marks, n, q, challenger, challenged) for q in range(n))
-    else:  # over: ended by hand between questions (the last finished question was any
-        # earlier QM's: a missed go passes the dice on), during this QM's question, or at a
-        # finish
+    else:  # over: by hand between questions (after any QM's question: a missed go
+        # passes the dice), during this QM's question, or at a finish
         ok = none or any(_finished(marks, n, q, challenger, challenged) for q in range(n)) or (
             challenger is None and any(_asking(marks, n, qm, u) for u in range(n)))
     if not ok:

@@ -1,33 +1,23 @@
-"""The project's names for the builds, in one place (host-only: a deploy leaves it out).
+"""The project's names for the builds and numbers, in one place (host-only: not deployed).
 
-Every host tool that needs to know a board reads ``BUILDS``: tools/deploy.py
-(which profile a board id gets, what its firmware has frozen), tools/harness.py
-(the simulated boards' ids and flash), tools/vmboard/board.py (the stand-in
-board's id, through the lanes that run it) and tools/cpvm.py (the CircuitPython
-lane's boot_out.txt, nvm, C modules, what the port lacks). The firmware's own
-board detection (hardware/start.py) keeps its copy of the id → profile pairs, as
-a board cannot afford this table; tests/test_builds.py holds that copy, the
-profiles and the README's "Builds and wiring" table to this one.
+Host tools that need a board read ``BUILDS``: tools/deploy.py, tools/harness.py,
+tools/vmboard/board.py, tools/cpvm.py. hardware/start.py keeps its own copy of the
+id -> profile pairs (a board cannot afford this table); tests/test_builds.py holds
+it, the profiles and the README's "Builds and wiring" table to this one.
 
 Adding a board: hardware/profile_<name>.py, one row here, one row in the README.
 """
 
-# One row a build, in the order the firmware tries the board ids (a board id that
-# starts with ``board_id`` runs profile ``profile``: hardware/profile_<profile>.py).
-#
-#   title    the build as the README's "Builds and wiring" table names it (its row starts so)
-#   board_id what ``board.board_id`` starts with on that board
-#   profile  its hardware/profile_<profile>.py
-#   pins     the board's pin names the firmware may look for there: its profile's, and
-#            the fallbacks hardware/start.py and outputs.py try (LED, the built-in button)
-#   chip     the flash behind ``microcontroller.nvm`` (tools/simboard/flashsim.py's BOARDS)
-#   nvm      ``microcontroller.nvm``'s bytes
-#   has      the port's C modules the firmware may import (the CircuitPython lane stands
-#            them in before the baseline: on a board they cost no heap)
-#   lacks    modules that port does not have (the lane makes them absent)
-#   frozen   libraries in the board's firmware (frozen Python, or C): a deploy copies none
-#            of them, the lane imports them before the baseline
-#   banner   the first line of its boot_out.txt (CircuitPython 10.2.1); None: not a board
+# One row a build, in the order the firmware tries the board ids.
+#   title    its name in the README's "Builds and wiring" table
+#   board_id what ``board.board_id`` starts with; profile: hardware/profile_<profile>.py
+#   pins     pin names the firmware may look for: the profile's and start.py's and
+#            outputs.py's fallbacks
+#   chip     the flash behind ``microcontroller.nvm`` (flashsim.py's BOARDS); nvm: its bytes
+#   has      C modules the firmware may import (the CircuitPython lane stands them in
+#            before the baseline: no heap on a board); lacks: modules the port has not
+#   frozen   libraries in the firmware: a deploy copies none, the lane imports them first
+#   banner   boot_out.txt's first line (CircuitPython 10.2.1); None: not a board
 BUILDS = (
     dict(title="Circuit Playground Bluefruit", board_id="circuitplayground_bluefruit",
          profile="cpb",
@@ -91,22 +81,12 @@ def table(field, boards=BOARDS):
 
 # ---------------------------------------------------------------------------------------
 # The names of the numbers (issue 18): every slot, op code, colour and field, once.
-#
-# The board cannot afford names as attributes or globals (each is an interned string in
-# its RAM), so each device module holds the ones it uses as ``_NAME = const(n)``: private
-# constants compile to the bare number and cost nothing (docs: conventions.md). This is
-# the source those copies are held to: tests/test_names.py checks that every ``_NAME =
-# const(n)`` in a device module is ``NAME`` here, and that no bare number indexes the
-# arrays named below or picks an op code, a console word or an overlay. Host tools and
-# tests use these names too (``d.f[layout.FAULT]``, not ``d.f[15]``).
-#
-# A device module, on CPython (tests, the simulator) as on the board:
-#
-#     if __debug__:  # CPython needs const; the Express's mpy-cross -O3 drops the import
-#         from micropython import const
-#     _PHASE = const(2)
+# Each name is an interned string in the board's RAM, so device modules copy the ones
+# they use as private ``_NAME = const(n)``, which compile to the bare number (docs:
+# conventions.md). tests/test_names.py holds those copies to this list and forbids bare
+# numbers as indexes, op codes, console words and overlays. Host code uses these names.
 
-# The referee's state: Referee.S (bytearray, 19), and B, its copy before the log
+# The referee's state: Referee.S (bytearray), and B, its copy before the log
 S_SLOTS = 19
 PLAYERS = 0  # players (2..10)
 QM = 1  # seat of the Question Master
@@ -146,8 +126,7 @@ BACKWARD = 4  # how far back
 NEW_PLAYERS = 5  # a new game's players
 NEW_QM = 6  # its first QM
 
-# Op codes (Referee.act), their arguments, and the log bytes each takes (core.py's _LEN:
-# the op and its argument bytes; undo is never logged)
+# Op codes (Referee.act), their arguments, and their log bytes (core.py's _LEN; undo: none)
 OP_UNDO = 0
 OP_ROLL = 1  # the dice code (ROLL's)
 OP_ASK = 2
@@ -236,11 +215,9 @@ OV_TIDY = 5  # more(): none loaded; those the state does not need dropped
 OVERLAYS = ("undo", "reveal", "entry", "over", "save")
 OV_ROOM = 4096  # bytes free below which a load collects the garbage first (the Express)
 
-# What the firmware never uses of a library: a deploy copies the library without it
-# (tools/deploy.py's lean_library: no bytecode loaded, no names interned, no holes left),
-# and hardware/start.py deletes the debouncer's at start-up from a library copied whole
-# (tests/test_deploy.py holds start.py's list to this one). The loop uses the
-# debouncer's update() and state only, and ticks' ticks_ms, ticks_diff and ticks_add.
+# What the firmware never uses of a library: a deploy leaves it out (deploy.py's
+# lean_library), and hardware/start.py deletes the debouncer's from a library copied whole
+# (tests/test_deploy.py holds that list to this one).
 LIBRARY_UNUSED = {"adafruit_debouncer": (
     "Button", "Debouncer.rose", "Debouncer.fell", "Debouncer.last_duration",
     "Debouncer.current_duration", "Debouncer.value", "Debouncer.interval"),
@@ -339,8 +316,8 @@ KS = 17  # ... first seen closed, after GL ticks open
 GL = 18  # QK_GLITCH_MS + 1: ticks from the first closing to a klaxon
 TICKS = 0x1FFFFFFF  # ticks_ms() wraps at 2**29: (now + ms) & TICKS is ticks_add
 
-# Colours (a pixel's is colour | second colour << 4): Okabe-Ito, white, a dim grey, and
-# the red die; hardware/device.py's draw() has their RGB in this order
+# Colours (a pixel's: colour | second colour << 4): Okabe-Ito, white, a dim grey, the red
+# die; device.py's draw() has their RGB in this order
 OFF = 0
 WHITE = 1
 YELLOW = 2
@@ -352,13 +329,11 @@ ORANGE = 7
 PURPLE = 8
 BLUE = 9
 RED = 10
-# Patterns (a pixel's pattern << 4), in 128 ms steps of 8: the colour while lit, else the
-# second colour (0: steady)
+# Patterns (pattern << 4), in 128 ms steps of 8: lit, the colour; else the second (0: steady)
 SLOW = 1  # 4 steps each
 FAST = 2  # 1 step each
 
-# The profile's fields: PROFILE in hardware/profile_*.py (tools/simboard/simprofiles.py's
-# FIELDS, in this order)
+# The profile's fields: PROFILE in hardware/profile_*.py (simprofiles.py's FIELDS)
 P_KLAXON = 0  # (pin, pressed reads high?)
 P_A = 1  # the same, or None: not wired
 P_B = 2

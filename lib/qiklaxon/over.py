@@ -4,15 +4,13 @@ over or a game is being set up.
 B held long once the game is over, or before its first question, sets up a game:
 A counts the players up (to 10), B held one down (at 2: the step before), B goes on
 to the first QM, A walks the seats, B starts it; B held is one step back, and B
-held long again leaves the set-up with the game as it was. ``r`` is the
-``Referee``; ``r.u`` holds the entry: [what (5 the game's players, 6 its first
-QM), the count, the seat, ...].
+held long again leaves the set-up with the game as it was.
 """
 
 if __debug__:  # CPython needs const; the Express's mpy-cross -O3 drops this import
     from micropython import const
 
-# The names of the numbers (lib/qiklaxon/layout.py; tests/test_names.py holds them to it)
+# The names of the numbers (lib/qiklaxon/layout.py's)
 _PLAYERS = const(0)
 _SEATS = const(10)
 _WHAT = const(0)
@@ -41,8 +39,7 @@ _FAST = const(2)
 
 
 def key(r, k):
-    """Every key once the game is over or a game is being set up: what became of it, as
-    core.py's ``key``."""
+    """Every key once over or in a set-up; returns as core.py's ``key``."""
     u = r.u
     m = u[_WHAT]
     if k == _KEY_B_2S:  # set up a game (its players first); in the set-up, leave it
@@ -89,9 +86,8 @@ def key(r, k):
 
 
 def draw(r, c, np):
-    """The end or a new game on the ring (colour | pattern << 4, as hardware/device.py
-    draws them): a new game's players (sky); its first QM, blinking white; at the end,
-    the winners green blinking fast, the others grey."""
+    """The end or a new game on the ring: the players sky; the first QM blinking white;
+    at the end, the winners green blinking fast, the others grey."""
     u = r.u
     m = u[_WHAT]
     n = r.S[_PLAYERS]

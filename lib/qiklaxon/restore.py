@@ -1,14 +1,9 @@
 """Start-up only: the saved game back from nvm, or a new game (code.py drops this module after).
 
-``restore(parts)`` takes hardware/start.py's parts, finds the newest valid
-record in ``microcontroller.nvm`` (``Referee.save`` in core.py has the
-format) and returns the ``Device``'s parts with the ``Referee`` among them. A
-record's body (``Referee.save``) is: version 2, the 19-byte state ``B`` (which must
-be one between questions: idle or over), ten 16-bit positions
-(little-endian), then the log, replayed action by action through the rules
-themselves. A damaged or foreign store gives a new game and a message; a
-saved game whose player count or finish differs from settings.toml goes on,
-and the message says the next new game takes the settings.
+The newest valid record in ``microcontroller.nvm`` (core.py's ``Referee.save``
+has the format); its log is replayed through the rules themselves. A damaged or
+foreign store gives a new game and a message; a saved game whose players or finish
+differ from settings.toml goes on; the next new game takes the settings.
 """
 
 import sys
@@ -18,7 +13,7 @@ from qiklaxon.core import check
 if __debug__:  # CPython needs const; the Express's mpy-cross -O3 drops this import
     from micropython import const
 
-# The names of the numbers (lib/qiklaxon/layout.py; tests/test_names.py holds them to it)
+# The names of the numbers (lib/qiklaxon/layout.py's)
 _PLAYERS = const(0)
 _QM = const(1)
 _PHASE = const(2)
@@ -116,9 +111,8 @@ def restore(p):
 
 
 def find(m, log):
-    """(``Referee.j`` for nvm ``m`` with the layout ``log``, the newest valid record's
-    body or None): [nvm, log?, the newest record's seq (-1: none) and start,
-    where a log's erased tail starts]."""
+    """(``Referee.j`` for nvm ``m`` in layout ``log``, the newest valid record's body or
+    None)."""
     size = len(m)
     j = [m, log, -1, 0, 0]
     saved = None
@@ -145,7 +139,7 @@ def find(m, log):
 
 
 def load(r, data):
-    """Take a saved game (a record's body, ``Referee.save``) into ``r``; False if it is not a valid one."""
+    """A saved game (a record's body) into ``r``; False if it is not a valid one."""
     k = len(data) - _BODY_LOG  # the log's length
     if k < 0 or k > _LOG_SIZE or data[0] != _VERSION:
         return False

@@ -1,20 +1,17 @@
 """The reveal: an overlay of qiklaxon/core.py, in RAM while the reveal is under way.
 
-The QM marks the answers in answering order, from the QM's left: A right, B
-wrong; B held is one step back: the last mark goes (a party marked wrong goes back
-into its penalty's count, at what it was). A wrong answer by the challenger or the
-challenged asks for its Klaxon penalty first: A adds 1, A held 10, B is done
-(no penalty in the booklet: B at once), B held one down (at 0: that answer is
-unmarked). Once every answer is marked, the outcome (core.py's ``act(6)``):
-right answers forward 3, the parties' penalties back, and the dice pass left.
-B held with nothing marked is core.py's undo. The device draws the reveal
-(hardware/device.py's ``render``); this draws a penalty being entered.
+The QM marks the answers in answering order: A right, B wrong; B held takes the
+last mark back (a party marked wrong: back into its penalty's count). A Klaxon
+party's wrong answer asks for its penalty first: A adds 1, A held 10, B is done
+(no penalty: B at once), B held one down (at 0: unmarked). Once all are marked,
+the outcome (``act(6)``). B held with nothing marked is undo. device.py draws the
+reveal; this, a penalty being entered.
 """
 
 if __debug__:  # CPython needs const; the Express's mpy-cross -O3 drops this import
     from micropython import const
 
-# The names of the numbers (lib/qiklaxon/layout.py; tests/test_names.py holds them to it)
+# The names of the numbers (lib/qiklaxon/layout.py's)
 _PLAYERS = const(0)
 _QM = const(1)
 _CHALLENGER = const(4)
@@ -64,8 +61,8 @@ def cursor(r):
 
 
 def key(r, k):
-    """A (1) or B (4) marks the next answer, B held (5) unmarks the last; during a
-    penalty (``penalty``), its keys. What became of it, as core.py's ``key``."""
+    """A or B marks the next answer, B held unmarks the last; in a penalty, its keys.
+    Returns as core.py's ``key``."""
     u = r.u
     S = r.S
     n = S[_PLAYERS]
@@ -105,8 +102,7 @@ def key(r, k):
 
 
 def penalty(r, k):
-    """The Klaxon penalty for seat u[_SEAT]: A (1) adds 1, A held (2) 10, B (4) is done,
-    B held (5) one step back: the count one down, at 0 its answer no longer marked."""
+    """The keys while seat u[_SEAT]'s Klaxon penalty is entered (the module says how)."""
     u = r.u
     if k == _KEY_B_HELD:
         if u[_COUNT]:
@@ -145,10 +141,9 @@ def outcome(r):
 
 
 def draw(r, c, np):
-    """The Klaxon penalty being entered, on the ring (as hardware/device.py draws it):
-    white tens, orange units; when they are more than the pixels, tens and units blink
-    in turn on the same pixels; at 0, the seat whose penalty it is blinks orange."""
-    a = r.u[_COUNT] // 10  # (as entry.py's move count: overlays never share RAM)
+    """The Klaxon penalty on the ring, as entry.py's count(); at 0, the seat blinks
+    orange."""
+    a = r.u[_COUNT] // 10
     b = r.u[_COUNT] % 10
     s = r.u[_SEAT]
     n = r.S[_PLAYERS]

@@ -1,9 +1,7 @@
 """Saving the game: an overlay of qiklaxon/core.py, loaded a second after an action.
 
-``Referee.save()`` (core.py says what a record holds, and the two layouts);
-qiklaxon/restore.py reads the records back at power-up. Here, not in the core:
-between saves its bytecode is not in RAM, and it is small, so a save never needs
-the RAM an overlay for the table's keys takes.
+``Referee.save()`` (core.py has the format). Not in the core: between saves its
+bytecode is out of RAM, and it is small, so a save never needs a key overlay's RAM.
 """
 
 from qiklaxon.core import check
@@ -11,7 +9,7 @@ from qiklaxon.core import check
 if __debug__:  # CPython needs const; the Express's mpy-cross -O3 drops this import
     from micropython import const
 
-# The names of the numbers (lib/qiklaxon/layout.py; tests/test_names.py holds them to it)
+# The names of the numbers (lib/qiklaxon/layout.py's)
 _SEATS = const(10)
 _J_NVM = const(0)
 _J_LOG = const(1)

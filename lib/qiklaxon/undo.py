@@ -1,9 +1,8 @@
 """Undo, and the log replayed: an overlay of qiklaxon/core.py, loaded when used.
 
-core.py says how: the state is ``B`` and the log replayed, so undo is the
-log less its last action, replayed. Also the log folded when it fills
-(core.py's ``log``), the referee rebuilt after a fault, and a saved game
-taken back at power-up (qiklaxon/restore.py).
+The state is ``B`` and the log replayed (core.py), so undo replays the log less its
+last action. Also: the log folded when full, the referee rebuilt after a fault, a
+saved game taken back at power-up.
 """
 
 from qiklaxon.core import _LEN
@@ -11,7 +10,7 @@ from qiklaxon.core import _LEN
 if __debug__:  # CPython needs const; the Express's mpy-cross -O3 drops this import
     from micropython import const
 
-# The names of the numbers (lib/qiklaxon/layout.py; tests/test_names.py holds them to it)
+# The names of the numbers (lib/qiklaxon/layout.py's)
 _PLAYERS = const(0)
 _PHASE = const(2)
 _DID = const(9)
@@ -27,9 +26,8 @@ _ALL = const(99)  # past any log: replay(r, _ALL) keeps B as it is
 
 
 def undo(r):
-    """Undo the last action: 0, or 1 when there is nothing to undo. A reveal's outcome
-    taken back leaves its marks and penalties in ``u`` as they were (core.py's ``key``
-    then steps back its last mark)."""
+    """Undo the last action: 0, or 1 with nothing to undo. A reveal taken back leaves
+    its marks and penalties in ``u`` as they were."""
     L = r.L
     if not r.n:
         return 1
