@@ -44,6 +44,21 @@ def test_glitch_shorter_than_2_ms_never_sounds(board, glitch_us, phase_us):
     assert sim.named("sound") == [] and sim.named("klaxon") == []
 
 
+@pytest.mark.parametrize("glitch_ms", [1, 2, 5])
+@pytest.mark.parametrize("phase_us", [0, 500])
+def test_two_crackles_further_apart_than_the_glitch_time_never_sound(glitch_ms, phase_us):
+    """Crackles on the Klaxon's long wire: two 0.5 ms spikes, each a glitch. Within
+    QK_GLITCH_MS + 1 ms of each other they are one contact, as a bouncing press is; any
+    further apart, two glitches, and never a Klaxon."""
+    for gap_ms in range(glitch_ms + 2, glitch_ms + 7):
+        sim = Sim("QK_GLITCH_MS = %d\n" % glitch_ms, klaxon_only=True, phase_us=phase_us)
+        for at in (100_000, 100_000 + 1000 * gap_ms):
+            sim.level("klaxon", at, True)
+            sim.level("klaxon", at + 500, False)
+        sim.run_until_ms(400)
+        assert sim.named("klaxon") == [], (glitch_ms, gap_ms)
+
+
 def test_a_press_of_5_ms_always_sounds():
     """QK_GLITCH_MS = 2: the contact must read closed at ticks 3 apart (over 2 ms for sure),
     so under 2 ms never sounds and a clean 5 ms always does, at any pass time up to 1 ms
@@ -80,8 +95,9 @@ def test_second_press_during_the_klaxon_restarts_it_in_klaxon_only_mode():
     assert klaxons(sim) == [103, 603]  # 3 ticks after the contact: held over 2 ms
 
 
-def test_press_during_the_klaxon_in_referee_mode_is_refused_after_it():
-    sim = Sim(players=3)
+@pytest.mark.parametrize("board", ["simulated", "cpx", "pico"])  # WAVs, the DAC, a piezo
+def test_press_during_the_klaxon_in_referee_mode_is_refused_after_it(board):
+    sim = Sim(players=3, board_name=board)
     sim.tap("b", 50)  # ask
     sim.tap("a", 500)  # seat 1 answers
     sim.press("klaxon", 1000, 100)  # seat 2 challenges seat 1
@@ -91,7 +107,7 @@ def test_press_during_the_klaxon_in_referee_mode_is_refused_after_it():
     names = [n for _, n in sim.sounds()]
     assert names[-2:] == ["klaxon", "denied"]
     t_klaxon, t_denied = [t for t, n in sim.sounds()][-2:]
-    assert t_denied - t_klaxon >= 1280  # the denied buzz waits for the klaxon to finish
+    assert 1280 <= t_denied - t_klaxon <= 1280 + 30  # the buzz waits for the klaxon's end
 
 
 def test_loop_keeps_polling_while_sounding():

@@ -88,3 +88,22 @@ def test_the_samples_record_names_tests_that_exist(tmp_path):
             assert "sample.txt:2" in str(e), e
         else:
             raise AssertionError("a bad line was read: %r" % bad)
+
+
+def test_a_mutant_runs_more_than_the_fastest_two_cases_of_a_quick_parametrized_test():
+    """The fastest two cases of a parametrized test are often the least telling (the 40 ms
+    blip, not the klaxon with its rest): a mutant runs every case that fits in
+    PER_FUNCTION_S, the fastest first, and still stops at BUDGET_S in all."""
+    names = ["tests/t.py::t_tone[blip]", "tests/t.py::t_tone[klaxon]", "tests/t.py::t_tone[done]",
+             "tests/t.py::t_slow[a]", "tests/t.py::t_slow[b]", "tests/t.py::t_slow[c]",
+             "tests/t.py::t_other"]
+    durations = [0.01, 0.04, 0.05, 0.6, 0.7, 0.8, 0.3]
+    cmap = {"tests": names, "durations": durations,
+            "lines": {"x.py": {"3": list(range(len(names)))}}}
+    m = {"file": "x.py", "line": 3, "last": 3}
+    got = [names[i] for i in mutants.tests_for(m, cmap)]
+    assert got == ["tests/t.py::t_tone[blip]", "tests/t.py::t_tone[klaxon]",
+                   "tests/t.py::t_tone[done]", "tests/t.py::t_other", "tests/t.py::t_slow[a]",
+                   "tests/t.py::t_slow[b]"]  # t_slow[c]: past 1 s of that test's cases
+    assert [names[i] for i in mutants.tests_for(m, cmap, 0.5)] == got[:4]
+    assert len(mutants.tests_for(m, cmap, 0)) == len(names)

@@ -165,6 +165,46 @@ def test_a_sound_in_another_format_is_said_and_silent_on_the_mixed_builds(
     assert [n for _, n in sim.sounds()] == ["klaxon"]
 
 
+@pytest.mark.parametrize("board, settings", MIXED)
+def test_a_makers_own_8_bit_sounds_play_on_the_mixed_builds(tmp_path, monkeypatch, board,
+                                                            settings):
+    """Sounds a maker made as 8-bit WAVs (unsigned, as 8-bit WAVs are), at 22050 Hz: the
+    mixer takes their format, so every one plays (CircuitPython's voice refuses a sample
+    whose rate, channels, bits or signedness differ from its mixer's)."""
+    import wave
+
+    _drive(tmp_path, monkeypatch)
+    for name in ("klaxon", "denied", "blip", "done", "undone"):
+        path = str(tmp_path / "sounds" / (name + ".wav"))
+        with wave.open(path, "rb") as w:
+            frames = w.readframes(w.getnframes())
+        with wave.open(path, "wb") as w:
+            w.setnchannels(1)
+            w.setsampwidth(1)
+            w.setframerate(22050)
+            w.writeframes(bytes((frames[i + 1] + 128) & 255 for i in range(0, len(frames), 2)))
+    sim = Sim(settings, players=4, board_name=board)
+    said = lines(sim)
+    assert not [x for x in said if x.startswith("sounds/")], said
+    _referee_ok(sim, said)  # a try of the Klaxon, then the QM asks (its blip waits)
+    sim.press("klaxon", 2000, 100)  # nobody has answered yet: refused
+    sim.run_until_ms(5000)
+    assert [n for _, n in sim.sounds()] == ["klaxon", "blip", "denied"]
+    mixer = sim.device.p[Y.OUT]._mixer
+    assert (mixer.sample_rate, mixer.bits_per_sample, mixer.samples_signed) == (22050, 8, False)
+
+
+@pytest.mark.parametrize("board, settings", MIXED)
+def test_the_mixed_builds_sounds_stream_through_one_small_buffer(board, settings):
+    """The five WAV sounds share one 256-byte buffer (one plays at a time): CircuitPython
+    gives a WaveFile opened without one two 256-byte buffers of its own, 2.5 KB of heap
+    for the five."""
+    sim = Sim(settings, players=4, board_name=board)
+    samples = [s for s in sim.device.p[Y.SND] if s is not None]
+    assert len(samples) == 5
+    assert len({id(s.buffer) for s in samples}) == 1 and len(samples[0].buffer) == 256
+
+
 def test_the_picos_piezo_is_as_loud_as_qk_volume_says():
     """The piezo's loudness is its PWM duty: QK_VOLUME tenths of half the period
     (10: a square wave) while a tone plays."""
@@ -375,7 +415,7 @@ def test_start_ups_modules_are_dropped_once_the_device_runs():
     import hardware
     import qiklaxon
 
-    for name in ("hardware.outputs", "qiklaxon.restore"):
+    for name in ("hardware.outputs", "qiklaxon.restore", "hardware.mixer"):
         assert name not in sys.modules, name
         package, module = name.split(".")
         assert not hasattr({"hardware": hardware, "qiklaxon": qiklaxon}[package], module), name

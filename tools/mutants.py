@@ -69,10 +69,12 @@ LANES = ("tests/test_vm.py", "tests/test_cp.py", "tests/test_pico.py", "tests/te
 HOST_SUITE = ["tests"] + ["--ignore=" + p for p in LANES]
 PYTEST = os.path.join(ROOT, ".venv", "bin", "pytest")
 # A mutant's tests: the fastest that reach it, up to this much of their mapped time (the
-# map's durations are under coverage, 2 to 5 times the plain run's), and at most this
-# many cases of one parametrized test; ``--deep`` runs the survivors against them all.
+# map's durations are under coverage, 2 to 5 times the plain run's), and of one
+# parametrized test the cases that fit in PER_FUNCTION_S of it (two at least: each case
+# is another board, sound or game, and the fastest two are often the least telling: the
+# 40 ms blip, not the klaxon with its rest); ``--deep`` runs the survivors against them all.
 BUDGET_S = 10
-PER_FUNCTION = 2
+PER_FUNCTION_S = 1.0
 # Each test's timeout in a mutant's run: this many times its mapped duration, at least
 # MIN_TIMEOUT_S: a mutant that makes the firmware loop for ever fails in seconds.
 MIN_TIMEOUT_S = 5
@@ -449,11 +451,12 @@ def reaching(m, cmap):
 
 
 def tests_for(m, cmap, budget_s=None):
-    """The tests a mutant runs: of those that reach it, the fastest first, at most
-    ``PER_FUNCTION`` cases of one test function (its parametrizations), until their
+    """The tests a mutant runs: of those that reach it, the fastest first, until their
     mapped time passes ``budget_s`` (None: ``BUDGET_S``; 0: every test that reaches it,
-    each case). A line in ``Device.poll`` is reached by nearly every test; a mutant
-    that only the slowest of them would catch is a gap in the fast tests too."""
+    each case); of one test function's cases (its parametrizations) two, and more while
+    they fit in ``PER_FUNCTION_S``. A line in ``Device.poll`` is reached by nearly every
+    test; a mutant that only the slowest of them would catch is a gap in the fast tests
+    too."""
     found = reaching(m, cmap)
     budget_s = BUDGET_S if budget_s is None else budget_s
     if not budget_s:
@@ -462,11 +465,12 @@ def tests_for(m, cmap, budget_s=None):
     out, cases, spent = [], {}, 0.0
     for i in found:
         fn = cmap["tests"][i].split("[")[0]
-        if cases.get(fn, 0) >= PER_FUNCTION:
+        k, took = cases.get(fn, (0, 0.0))
+        if k >= 2 and took + d[i] > PER_FUNCTION_S:
             continue
         if out and spent + d[i] > budget_s:
             break
-        cases[fn] = cases.get(fn, 0) + 1
+        cases[fn] = (k + 1, took + d[i])
         out.append(i)
         spent += d[i]
     return out

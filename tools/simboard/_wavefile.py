@@ -11,6 +11,11 @@ class WaveFile:
 
     def __init__(self, file, buffer=None):
         self.file = file
+        # CircuitPython's takes a buffer of 8 to 1024 bytes and streams through its two
+        # halves, or allocates two of 256 bytes of its own
+        if buffer is not None and not 8 <= len(buffer) <= 1024:
+            raise ValueError("buffer length must be 8-1024")
+        self.buffer = bytearray(512) if buffer is None else buffer
         self.name = getattr(file, "name", "?")
         head = file.read(44)
         if len(head) < 44 or head[0:4] != b"RIFF" or head[8:12] != b"WAVE":

@@ -1,0 +1,149 @@
+"""The tone builds' sounds, exactly, at the speaker's pin: the piezo (the Pico's PWM) and
+the Express's DAC (a looped 16-sample wave at 16 x the pitch). hardware/device.py plays
+a sound's segments (hardware/outputs.py ``TONES``: start and end pitch in tens of Hz,
+length in tens of ms) as straight-line sweeps re-pitched every 20 ms from the sound's
+start, a rest silent, the next segment from the first re-pitch past the last one's
+end (tools/synth.py says the same for the WAVs). The klaxon's and the chimes' lengths
+are multiples of 20 ms, so on those every boundary falls on a re-pitch: what the
+speaker plays is fixed to the millisecond, and any slip in the stepping is heard (a
+blast 20 ms long or short, a sweep that overshoots, a rest that ends the sound, the
+DAC wave restarted on a held note: a click)."""
+
+import pytest
+
+import _audioout
+import simclock
+import hardware.device as D
+from harness import Sim
+from hardware import outputs
+
+STEP_MS = 20
+
+
+def segments(name):
+    """[(start ms, length ms, start Hz, end Hz)] of sound ``name``, from the tone table."""
+    b = outputs.TONES[("klaxon", "denied", "blip", "done", "undone").index(name)]
+    out, at = [], 0
+    for i in range(0, len(b), 3):
+        out.append((at, 10 * b[i + 2], 10 * b[i], 10 * b[i + 1]))
+        at += 10 * b[i + 2]
+    return out
+
+
+def wanted(name, ms):
+    """The pitch the speaker holds ``ms`` after the sound started (0: silent): the pitch of
+    the sweep at the last re-pitch, a straight line from its start to its end pitch."""
+    at = ms - ms % STEP_MS
+    for start, length, f0, f1 in segments(name):
+        if at < start + length:
+            return f0 + (f1 - f0) * (at - start) // length if f0 else 0
+    return 0
+
+
+def heard(board, name, pass_us=1000):
+    """[(ms since the sound started, Hz)] after each pass while sound ``name`` plays on
+    ``board``, each pitch as the pin has it (the piezo's frequency with a duty cycle, the
+    DAC wave's rate / 16 while it plays); the sound's length; the DAC's plays of its wave."""
+    if name == "klaxon":
+        sim = Sim(board_name=board, klaxon_only=True, pass_us=pass_us)
+        sim.press("klaxon", 100, 100)
+    else:  # the QM asks, then holds B: the question taken back (undone), then rolls (done)
+        sim = Sim(board_name=board, players=3, pass_us=pass_us)
+        sim.tap("b", 100)
+        sim.press("b", 500, 2100)
+        if name == "done":
+            sim.tap("a", 3600)
+    d = sim.device
+    out, wave = d.p[D._OUT], d.p[D._SND][D._SOUND_WAVE]
+    i = ("klaxon", "denied", "blip", "done", "undone").index(name)
+    got, plays, poll = [], [], d.poll
+
+    def watched():
+        poll()
+        now = simclock.now_us() / 1000
+        if d.f[D._CUR] == i and not got:
+            plays.append(len(_audioout.plays) - 1)  # (the first play is the sound's start)
+        if got and got[-1][1] is None:
+            return
+        if d.f[D._CUR] != i:
+            if got:
+                got.append((now - got[0][0], None))  # over
+            return
+        if wave is None:
+            # CircuitPython's PWMOut takes a whole number of Hz, never 0 (ValueError)
+            assert type(out.frequency) is int and out.frequency > 0, out.frequency
+            hz = out.frequency if out.duty_cycle else 0
+        else:
+            assert type(wave.sample_rate) is int, wave.sample_rate
+            hz = wave.sample_rate // 16 if out.playing else 0
+        got.append((now - got[0][0] if got else now, hz))
+
+    d.poll = watched
+    sim.run_until_ms(6000)
+    assert got and got[-1][1] is None, got[-3:]
+    t0 = got[0][0]
+    got[0] = (0, got[0][1])
+    return got[:-1], got[-1][0], _audioout.plays[plays[0]:] if wave is not None else None
+
+
+@pytest.mark.parametrize("board", ["pico", "cpx"])
+def test_the_klaxon_plays_each_segment_to_the_millisecond(board):
+    """Passes every 2.5 ms: the device re-pitches on every 8th (the rest sample the
+    buttons), every 20 ms exactly, and each of the klaxon's segment ends falls on one."""
+    got, lasted, _ = heard(board, "klaxon", pass_us=2500)
+    assert lasted == 1280  # two blasts and their rests: not a step more or less
+    assert [hz for _, hz in got] == [wanted("klaxon", round(ms)) for ms, _ in got]
+    rest = [ms for ms, hz in got if not hz and ms < 1000]
+    assert rest[0] == 580 and rest[-1] < 640 and dict(got)[rest[-1] + 2.5]  # then blast 2
+
+
+@pytest.mark.parametrize("board", ["pico", "cpx"])
+def test_a_sweep_is_re_pitched_every_20_ms_and_no_sooner(board):
+    """Passes every 1 ms: a re-pitch comes on the first pass free of button sampling (every
+    8th) at least 20 ms after the last, 24 ms here; the klaxon's rising sweep changes its
+    pitch at each."""
+    got, _, _ = heard(board, "klaxon")
+    changes = [ms for (ms, hz), (_, before) in zip(got[1:], got) if hz != before and ms < 380]
+    assert len(changes) == 15 and {b - a for a, b in zip([0] + changes, changes)} == {24}
+
+
+def test_the_dacs_wave_starts_once_a_note_a_held_note_is_not_restarted():
+    """The Express's "done": two held notes with a rest between. Its DAC starts the
+    looped wave once a note; starting it again at each 20 ms re-pitch would click."""
+    got, _, plays = heard("cpx", "done")
+    assert [hz for i, (_, hz) in enumerate(got) if not i or hz != got[i - 1][1]] == [880, 0, 1320]
+    assert len(plays) == 2
+
+
+@pytest.mark.parametrize("board", ["pico", "cpx"])
+def test_the_speaker_is_silent_and_off_once_the_sound_is_over(board):
+    sim = Sim(board_name=board, klaxon_only=True)
+    sim.press("klaxon", 100, 100)
+    sim.run_until_ms(1500)
+    d = sim.device
+    out = d.p[D._OUT]
+    if d.p[D._SND][D._SOUND_WAVE] is None:
+        assert out.duty_cycle == 0
+    else:
+        assert not out.playing
+    assert not sim.speaker_enabled()
+
+
+@pytest.mark.parametrize("board", ["pico", "cpx"])
+def test_a_klaxon_stuck_down_cuts_the_sound_that_plays_and_the_speaker(board):
+    """QK_STUCK_S = 2: the Klaxon held from 1 s is stuck at 3 s, while the QM's roll
+    (A at 2.9 s) plays its chime: the chime stops at once, and the Express's speaker
+    amplifier is switched off (it hisses while on), and they stay so."""
+    sim = Sim("QK_STUCK_S = 2\n", players=3, board_name=board)
+    sim.press("klaxon", 1000, 5000)
+    sim.tap("a", 2900)
+    sim.run_until_ms(2995)
+    assert sim.sounds()[-1][1] == "done" and sim.device.f[D._CUR] != 255
+    for t in range(3010, 3400, 10):
+        sim.run_until_ms(t)
+        out = sim.device.p[D._OUT]
+        assert sim.device.f[D._STUCK]
+        if board == "cpx":
+            assert not out.playing and sim.speaker_enabled() is False
+        else:
+            assert out.duty_cycle == 0
