@@ -256,7 +256,7 @@ def _flaky(n, error):
     return wrap
 
 
-@pytest.mark.parametrize("where", ["referee", "lights"])
+@pytest.mark.parametrize("where", ["referee", "lights", "drawing"])
 def test_a_fault_makes_a_pure_klaxon_for_5_s_then_the_referee_is_back(where, monkeypatch):
     t = Table(players=3)
     t.ask()
@@ -264,8 +264,10 @@ def test_a_fault_makes_a_pure_klaxon_for_5_s_then_the_referee_is_back(where, mon
     d = t.sim.device
     if where == "referee":
         monkeypatch.setattr(d.r, "key", _flaky(1, RuntimeError("boom"))(d.r.key))
-    else:  # the ring, drawn after the referee took the press
+    elif where == "lights":  # the ring's scene, made after the referee took the press
         monkeypatch.setattr(d, "render", _flaky(1, RuntimeError("boom"))(d.render))
+    else:  # the ring drawn on the next pass (the loop's own guard)
+        monkeypatch.setattr(d, "draw", _flaky(1, RuntimeError("boom"))(d.draw))
     t.klaxon()  # seat 2: the referee (or its lights) fails on this press
     (fault_at, what), = faults(t.sim)
     assert what == "the referee failed: RuntimeError('boom')"
@@ -276,7 +278,7 @@ def test_a_fault_makes_a_pure_klaxon_for_5_s_then_the_referee_is_back(where, mon
     t.b()
     t.klaxon()
     t.klaxon()
-    assert len(t.sim.named("klaxon")) == 2 + (where == "lights")  # + the one the referee took
+    assert len(t.sim.named("klaxon")) == 2 + (where != "referee")  # + the one the referee took
     assert [f for _, f in t.sim.named("klaxon")][-2:] == [{}, {}]  # "klaxon sounded"
     # (A and B come while the first klaxon still sounds: their buzz follows it, once)
     assert [n for _, n in t.sim.sounds()][-4:] == ["klaxon", "denied", "klaxon", "klaxon"]

@@ -385,6 +385,10 @@ def test_it_sleeps_qk_sleep_min_after_power_up_until_the_klaxons_pin_reads_press
     a = alarm.sleeps[-1][1][0]
     pin, pressed = sim.controls["klaxon"]
     assert (a.pin.id, a.value) == (pin, pressed) and a.value is not None
+    # the pin's own pull holds it at rest while the board sleeps: a Klaxon unplugged from
+    # its jack (a floating pin) must not wake it
+    assert a.pull is True
+    assert "sleeping: press the Klaxon" in lines(sim)  # what the console (a scoreboard) says
 
 
 def test_a_pico_with_qk_sleep_min_0_does_not_sleep_and_feeds_its_watchdog():
@@ -446,3 +450,26 @@ def test_a_tap_of_b_as_the_board_starts_asks_the_question():
 def test_the_expresss_sound_goes_out_on_its_speaker_pin():
     sim = Sim(klaxon_only=True, board_name="cpx")
     assert sim.device.p[Y.OUT].pin is sim.board.SPEAKER
+
+
+def test_a_watchdog_the_port_refuses_is_said_and_the_klaxon_still_sounds(monkeypatch):
+    """A port whose watchdog will not take the 8 s timeout: the board says so and runs on
+    without it (nothing feeds it), and the Klaxon sounds."""
+    import harness
+
+    class Refusing(harness.Watchdog):
+        def __setattr__(self, name, value):
+            if name == "timeout" and value is not None:
+                raise ValueError("timeout must be <= 4")
+            super().__setattr__(name, value)
+
+    monkeypatch.setattr(harness, "Watchdog", Refusing)
+    sim = Sim("QK_SLEEP_MIN = 0\n", board_name="pico", klaxon_only=True)
+    assert "no watchdog: timeout must be <= 4" in lines(sim)
+    assert sim.device.p[Y.WD] is None
+    sim.press("klaxon", 100, 100)
+    sim.run_until_ms(3000)
+    assert [n for _, n in sim.sounds()] == ["klaxon"]
+    import microcontroller
+
+    assert microcontroller.watchdog.feeds == []

@@ -128,15 +128,19 @@ def test_challenged_shown_in_sky_slow_and_only_the_parties_get_a_penalty(board):
     t.answer()  # 1
     t.answer()  # 2
     t.klaxon()  # 3 challenges 2
-    assert t.seat(2) == ("sky", "slow") or t.seat(1) == ("yellow", "fast")
+    assert t.seat(2) == ("sky", "slow") and t.seat(1) == ("yellow", "fast")
     t.wrong()  # seat 1: wrong, not a party: no penalty asked
     assert t.sim.device.r.u[layout.WHAT] == 0
-    assert t.seat(2) == ("yellow", "fast")
+    assert t.seat(1) == ("orange", "steady") and t.seat(2) == ("yellow", "fast")
     assert t.seat(3) == ("vermillion", "fast") and t.seat(4) == ("grey", "steady")
     t.right()  # seat 2 right
     assert t.seat(2) == ("green", "steady") and t.seat(3) == ("yellow", "fast")
     t.right()
     assert t.game.positions == [0, 0, 3, 3, 0]
+    # between questions the parties are no longer shown: the QM (seat 1 now) alone lit
+    assert t.game.phase == "idle" and t.game.challenged == 2
+    assert [t.seat(s) for s in range(5)] == [("off", "steady"), ("white", "steady")] + \
+        [("off", "steady")] * 3
 
 
 def test_undo_a_mistaken_reveal_from_the_buttons():
