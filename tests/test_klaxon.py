@@ -195,6 +195,18 @@ def test_slide_switch_mutes_the_circuit_playground():
     assert sim.sounds() == []
 
 
+@pytest.mark.parametrize("board", ["cpb", "cpx"])
+def test_the_slide_switch_is_read_through_its_pull_up(board):
+    """The Circuit Playground's slide switch connects its pin to ground one way and leaves
+    it open the other (Adafruit's guides read it with Pull.UP): without the pull-up it
+    floats there, and the Klaxon would mute and unmute at random."""
+    import digitalio
+
+    sim = Sim(board_name=board, klaxon_only=True)
+    sw = sim.device.p[layout.SW]
+    assert sw.direction == digitalio.Direction.INPUT and sw.pull == digitalio.Pull.UP
+
+
 @settings(max_examples=60, deadline=None)
 @given(
     presses=st.lists(

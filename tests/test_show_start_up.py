@@ -12,7 +12,7 @@ import neopixel
 import pytest
 import simclock
 
-from harness import ROOT, Sim
+from harness import PROFILE_NAMES, ROOT, Sim
 from qiklaxon import layout as Y
 
 ANOTHER_BAD_LINE = "QK_VOLUME = 99\n"  # reported by the settings (out of range): one more
@@ -410,6 +410,19 @@ def test_the_express_starts_without_the_sleep_module_its_deploy_leaves_out(monke
 
 
 # ------------------------------------------------------------------ RAM
+@pytest.mark.parametrize("board", PROFILE_NAMES)
+def test_each_build_starts_saying_only_the_game_and_keeps_only_the_device(board):
+    """A build on its own board says nothing at start-up but the game (no "board ... is
+    not one of the builds"), and keeps none of its start-up modules (its profile among
+    them: the Express has ~16 KB of heap)."""
+    sim = Sim(players=4, board_name=board)
+    assert lines(sim) == ["new", "at 0 0 0 0"]
+    import hardware
+
+    for name in ("start", "outputs", "mixer", "steps", "profile_" + board):
+        assert "hardware." + name not in sys.modules and not hasattr(hardware, name), name
+
+
 def test_start_ups_modules_are_dropped_once_the_device_runs():
     """The start-up steps' code (outputs, the saved game's restore) is RAM on the Express
     while imported: once the device runs, nothing holds it. (The sleep set-up's module

@@ -147,3 +147,16 @@ def test_a_klaxon_stuck_down_cuts_the_sound_that_plays_and_the_speaker(board):
             assert not out.playing and sim.speaker_enabled() is False
         else:
             assert out.duty_cycle == 0
+
+
+def test_the_piezo_is_silent_from_power_on_until_the_first_sound():
+    """The Pico's piezo PWM drives nothing until a sound: even a duty cycle of 1 in
+    65,535 is a faint whine the table would hear in a quiet moment."""
+    sim = Sim(board_name="pico", players=3)
+    out = sim.device.p[D._OUT]
+    for t in range(0, 2000, 7):
+        sim.run_until_ms(t)
+        assert out.duty_cycle == 0, t
+    sim.tap("b", 2000)  # the QM asks: the blip
+    sim.run_until_ms(2110)
+    assert out.duty_cycle > 0

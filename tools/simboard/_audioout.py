@@ -17,6 +17,8 @@ class AudioOut:
     """``audiopwmio.PWMAudioOut`` / ``audioio.AudioOut`` on the simulated board."""
 
     def __init__(self, left_channel, *args, **kwargs):
+        if left_channel is None:  # (CircuitPython: a Pin, or TypeError)
+            raise TypeError("left_channel must be of type Pin, not NoneType")
         self.pin = left_channel
         self._dma = None
         self._sample = None
