@@ -1,18 +1,20 @@
 """The tone builds' sounds, exactly, at the speaker's pin: the piezo (the Pico's PWM) and
 the Express's DAC (a looped 16-sample wave at 16 x the pitch). hardware/device.py plays
 a sound's segments (hardware/outputs.py ``TONES``: start and end pitch in tens of Hz,
-length in tens of ms) as straight-line sweeps re-pitched every 20 ms from the sound's
-start, a rest silent, the next segment from the first re-pitch past the last one's
-end (tools/synth.py says the same for the WAVs). The klaxon's and the chimes' lengths
-are multiples of 20 ms, so on those every boundary falls on a re-pitch: what the
-speaker plays is fixed to the millisecond, and any slip in the stepping is heard (a
-blast 20 ms long or short, a sweep that overshoots, a rest that ends the sound, the
+length in tens of ms) as straight-line sweeps, a rest silent. It re-pitches on the
+first pass at least 20 ms after the last that samples no button (every 8th pass), and
+a segment's pitch is reckoned from the segment's own start, so the sweep keeps to the
+sound's time line. With a pass every 2.5 ms the re-pitches fall every 20 ms exactly,
+and so on every end of the klaxon's segments (all multiples of 20 ms): what the
+speaker plays is then fixed to the millisecond, and any slip in the stepping is heard
+(a blast 20 ms long or short, a sweep that overshoots, a rest that ends the sound, the
 DAC wave restarted on a held note: a click)."""
 
 import pytest
 
 import _audioout
 import simclock
+import synth
 import hardware.device as D
 from harness import Sim
 from hardware import outputs
@@ -22,7 +24,7 @@ STEP_MS = 20
 
 def segments(name):
     """[(start ms, length ms, start Hz, end Hz)] of sound ``name``, from the tone table."""
-    b = outputs.TONES[("klaxon", "denied", "blip", "done", "undone").index(name)]
+    b = outputs.TONES[synth.NAMES.index(name)]
     out, at = [], 0
     for i in range(0, len(b), 3):
         out.append((at, 10 * b[i + 2], 10 * b[i], 10 * b[i + 1]))
@@ -55,7 +57,7 @@ def heard(board, name, pass_us=1000):
             sim.tap("a", 3600)
     d = sim.device
     out, wave = d.p[D._OUT], d.p[D._SND][D._SOUND_WAVE]
-    i = ("klaxon", "denied", "blip", "done", "undone").index(name)
+    i = synth.NAMES.index(name)
     got, plays, poll = [], [], d.poll
 
     def watched():
@@ -81,7 +83,6 @@ def heard(board, name, pass_us=1000):
     d.poll = watched
     sim.run_until_ms(6000)
     assert got and got[-1][1] is None, got[-3:]
-    t0 = got[0][0]
     got[0] = (0, got[0][1])
     return got[:-1], got[-1][0], _audioout.plays[plays[0]:] if wave is not None else None
 
