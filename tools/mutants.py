@@ -344,8 +344,8 @@ def build_map(jobs):
         keep = set()
     _clear()
     print("mutants: mapping which tests run which lines of device code: %s under coverage"
-          % ("the host suite" if old is None else ", ".join(redo) or "nothing new"),
-          flush=True)
+          % ("the host suite (5 to 10 minutes on 2 cores; kept in .mutation/ for the next "
+             "runs)" if old is None else ", ".join(redo) or "nothing new"), flush=True)
     started = time.monotonic()
     if redo:
         cmd = [PYTEST, "-q", "-p", "no:cacheprovider", "--timeout", "600"]
@@ -803,9 +803,12 @@ def run(mutants, cmap, jobs):
                    "results": out_path}, f)
     cmd = [PYTEST, "-q", "-s", "-p", "no:cacheprovider"]
     cmd += sorted(files)
-    rc = subprocess.call(cmd, cwd=ROOT, env=_env(QK_MUTANTS_JOB=job_path))
-    if rc not in (0, 5) or not os.path.exists(out_path):
-        raise SystemExit("mutants: the run itself failed (pytest exit %d)" % rc)
+    # (its progress goes to stderr; pytest's own "no tests ran" to stdout, shown on failure)
+    r = subprocess.run(cmd, cwd=ROOT, env=_env(QK_MUTANTS_JOB=job_path),
+                       stdout=subprocess.PIPE, text=True)
+    if r.returncode not in (0, 5) or not os.path.exists(out_path):
+        sys.stdout.write(r.stdout[-4000:])
+        raise SystemExit("mutants: the run itself failed (pytest exit %d)" % r.returncode)
     with open(out_path) as f:
         done = json.load(f)
     # the tests that killed mutants, again, alone, with no mutant
@@ -818,7 +821,8 @@ def run(mutants, cmap, jobs):
                        "verify": killers, "results": clean_path}, f)
         cmd = [PYTEST, "-q", "-s", "-p", "no:cacheprovider"] + sorted(
             {k.split("::")[0] for k in killers})
-        subprocess.call(cmd, cwd=ROOT, env=_env(QK_MUTANTS_JOB=job_path))
+        subprocess.run(cmd, cwd=ROOT, env=_env(QK_MUTANTS_JOB=job_path),
+                       stdout=subprocess.DEVNULL)
         with open(clean_path) as f:
             clean = json.load(f)["clean"]
     return {int(k): v for k, v in done["results"].items()}, clean
@@ -989,13 +993,19 @@ def report(chosen, results, clean, equivalent, full, started, json_path):
             ": the fastest (--deep: all)")
         print("\nsurvived: %s:%d (%s)  [%s]\n%s" % (m["file"], m["line"], m["function"], why,
                                                    m["diff"]))
+        ran = m.get("ran") or []
+        if ran:  # where a test for it would go, and how to try it again
+            print("  it ran against: %s%s\n  again: python3 tools/dev.py mutants --ids %d" % (
+                ", ".join(ran[:3]), " and %d more" % (len(ran) - 3) if len(ran) > 3 else "",
+                m["id"]))
     caught = counts.get("killed", 0) + counts.get("timeout", 0)
     counted = len(chosen) - counts.get("equivalent", 0)
     rate = caught / counted if counted else 1.0
     seconds = time.monotonic() - started
     print("\nmutants: %d run%s: %d killed, %d by a timeout, %d survived, %d equivalent "
           "(tests/equivalent_mutants.txt); %.1f%% of %d caught (budget %d%%) in %d:%02d" % (
-              len(chosen), "" if full else " (not the full run)", counts.get("killed", 0),
+              len(chosen), "" if full else " (not the full run: any survivor fails it)",
+              counts.get("killed", 0),
               counts.get("timeout", 0), len(survivors), counts.get("equivalent", 0),
               100 * rate, counted, 100 * BUDGET, seconds // 60, seconds % 60))
     stale = [k for k in equivalent if full and not any(m["key"] == k for m in chosen)]
@@ -1024,6 +1034,9 @@ def report(chosen, results, clean, equivalent, full, started, json_path):
 if __name__ == "__main__":
     try:
         sys.exit(main())
+    except BrokenPipeError:  # (--list | head): the reader has all it wanted
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(0)
     except Exception:  # the tool broke: exit 2 (the test command fails), never 1 (survivors)
         import traceback
 
