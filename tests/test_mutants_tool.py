@@ -107,3 +107,28 @@ def test_a_mutant_runs_more_than_the_fastest_two_cases_of_a_quick_parametrized_t
                    "tests/t.py::t_slow[b]"]  # t_slow[c]: past 1 s of that test's cases
     assert [names[i] for i in mutants.tests_for(m, cmap, 0.5)] == got[:4]
     assert len(mutants.tests_for(m, cmap, 0)) == len(names)
+
+
+def test_bad_flags_and_files_get_one_line_and_exit_2_before_any_run(tmp_path, capsys):
+    """Flags that would silently mean "every mutant, for an hour" are refused, as are a
+    record the tool cannot trust; its caches (.mutation/) are made anew when unreadable."""
+    import pytest
+
+    for argv in (["--sample", "0"], ["--only", ""], ["--ids", " "], ["--jobs", "0"],
+                 ["--record"], ["--json", str(tmp_path / "no" / "such.json")]):
+        with pytest.raises(SystemExit) as e:
+            mutants.main(argv)
+        assert e.value.code == 2, argv
+    for bad in ("00aa killed nan x.py:f tests/t.py::t", "00aa killed 1e308 x.py:f tests/t.py::t",
+                "00aa killed 0.5 x.py:f /etc/passwd::x", "00aa killed 0.5 x.py:f tests/t.py"):
+        path = tmp_path / "sample.txt"
+        path.write_text(bad + "\n")
+        with pytest.raises(ValueError, match="sample.txt:1: not"):
+            mutants.read_sample(str(path))
+    path.write_bytes(b"\xb5garbage")
+    with pytest.raises(ValueError, match="not readable as text"):
+        mutants.read_equivalent(str(path))
+    for text in ("garbage{", "[]"):
+        path.write_text(text)
+        assert mutants._cached(str(path)) is None
+    assert "is unreadable: made anew" in capsys.readouterr().out

@@ -113,10 +113,14 @@ def main(argv):
         figures = os.path.join(ROOT, ".cache", "figures")
         shutil.rmtree(figures, ignore_errors=True)
         env = whole = dict(env, QK_FIGURES=figures)
-    if len(argv) == 1 and subprocess.call(
-            [PY, os.path.join(ROOT, "tools", "mutants.py"), "--sample", str(MUTANTS_SAMPLE),
-             "--recorded"], cwd=ROOT, env=env):
-        whole = dict(env, QK_MUTANTS_MAP=os.path.join(ROOT, ".mutation"), QK_MUTANTS_SUITE="1")
+    if len(argv) == 1:
+        rc = subprocess.call([PY, os.path.join(ROOT, "tools", "mutants.py"), "--sample",
+                              str(MUTANTS_SAMPLE), "--recorded"], cwd=ROOT, env=env)
+        if rc == 2:  # its files are unreadable (it said which): no use running the suite
+            return rc
+        if rc:
+            whole = dict(env, QK_MUTANTS_MAP=os.path.join(ROOT, ".mutation"),
+                         QK_MUTANTS_SUITE="1")
     rc = subprocess.call(pytest + HOST_SUITE + argv[1:], cwd=ROOT, env=whole)
     if rc not in (0, 5):  # 5: nothing selected (-k)
         return rc
@@ -143,4 +147,7 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    try:
+        sys.exit(main(sys.argv[1:]))
+    except KeyboardInterrupt:  # (the command it ran said its own word)
+        sys.exit(130)

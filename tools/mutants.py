@@ -197,20 +197,25 @@ def read_sample(path=SAMPLE):
     out = {}
     if not os.path.exists(path):
         return out
-    with open(path) as f:
-        for n, line in enumerate(f, 1):
-            if not line.strip() or line.startswith("#"):
-                continue
-            parts = line.rstrip("\n").split(" ", 4)
-            try:
-                if parts[1] not in ("killed", "reached") or len(parts) != 5:
-                    raise ValueError(parts[1])
-                tests = out.setdefault(parts[0], (parts[1], []))[1]
-                if parts[4] != "-":
-                    tests.append((float(parts[2]), parts[4]))
-            except (IndexError, ValueError):
-                raise ValueError("%s:%d: not '<hash> killed|reached <seconds> <file:function> "
-                                 "<test>': %r" % (os.path.basename(path), n, line))
+    for n, line in enumerate(_lines(path), 1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        parts = line.split(" ", 4)
+        try:
+            if parts[1] not in ("killed", "reached") or len(parts) != 5:
+                raise ValueError(parts[1])
+            seconds = float(parts[2])
+            if not 0 <= seconds <= 600:  # (a test's mapped time: its timeout is 10 times it)
+                raise ValueError(parts[2])
+            tests = out.setdefault(parts[0], (parts[1], []))[1]
+            if parts[4] != "-":
+                if "::" not in parts[4] or parts[4].startswith(("/", ".")):
+                    raise ValueError(parts[4])
+                tests.append((seconds, parts[4]))
+        except (IndexError, ValueError):
+            raise ValueError("%s:%d: not '<hash> killed|reached <seconds 0..600> "
+                             "<file:function> <tests/...::test>': %r" % (
+                                 os.path.relpath(path, ROOT), n, line))
     return out
 
 
@@ -239,6 +244,16 @@ def write_sample(chosen, results, seconds, path=SAMPLE):
     return len({x.split(" ")[0] for x in lines})
 
 
+def _lines(path):
+    """The lines of a committed text file this tool reads; ValueError naming it when it
+    cannot be read as UTF-8 text."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            return [x.rstrip("\n") for x in f]
+    except (OSError, UnicodeDecodeError) as e:
+        raise ValueError("%s: not readable as text (%s)" % (os.path.relpath(path, ROOT), e))
+
+
 def read_equivalent(path=EQUIVALENT):
     """tests/equivalent_mutants.txt: {key: reason}. Each entry is a header ``[file
     function]``, the changed lines as ``- old`` and ``+ new`` (stripped), and a
@@ -246,8 +261,7 @@ def read_equivalent(path=EQUIVALENT):
     out = {}
     if not os.path.exists(path):
         return out
-    with open(path) as f:
-        lines = [x.rstrip("\n") for x in f]
+    lines = _lines(path)
     i = 0
     while i < len(lines):
         line = lines[i]
@@ -278,6 +292,22 @@ def read_equivalent(path=EQUIVALENT):
 
 
 # ------------------------------------------------------------------------- the map
+def _cached(path):
+    """The dict in JSON file ``path`` (one of .mutation/'s: a cache), or None when it is
+    missing or unreadable, which is said: it is made anew."""
+    if not os.path.exists(path):
+        return None
+    try:
+        with open(path) as f:
+            got = json.load(f)
+        if isinstance(got, dict):
+            return got
+    except (OSError, ValueError):  # (UnicodeDecodeError and JSONDecodeError among them)
+        pass
+    print("mutants: %s is unreadable: made anew" % os.path.relpath(path, ROOT), flush=True)
+    return None
+
+
 def _hash_files(files):
     h = hashlib.sha256()
     for rel in files:
@@ -320,18 +350,15 @@ def build_map(jobs):
     honest: made anew when the device code, tools/ or the tests' shared files change;
     when only test files change, those files are mapped again."""
     shared, per_file = _digests()
-    old = None
-    if os.path.exists(MAP):
-        with open(MAP) as f:
-            old = json.load(f)
-        if old.get("shared") != shared or old.get("version") != 2:
-            old = None
+    old = _cached(MAP)
+    if old is not None and (old.get("shared") != shared or old.get("version") != 2):
+        old = None
     fresh = os.path.join(WORK, "suite.json")
-    if os.path.exists(fresh):  # the test command's host suite just ran under coverage
-        with open(fresh) as f:
-            suite = json.load(f)
+    suite = _cached(fresh)  # the test command's host suite just ran under coverage
+    if suite is not None:
         os.remove(fresh)
-        if suite["shared"] == shared and suite["files"] == per_file and suite["status"] == 0:
+        if suite.get("shared") == shared and suite.get("files") == per_file and \
+                suite.get("status") == 0:
             return _combine(None, set(), [], shared, per_file, time.monotonic() - suite["seconds"])
     if old is not None:
         redo = sorted(f for f, d in per_file.items() if old["files"].get(f) != d)
@@ -611,13 +638,17 @@ class _RunPlugin:
         job = self.job
         results = {}
         names = job["names"]
-        missing = sorted({names[i] for m in job["mutants"] for i in m["tests"]
-                          if names[i] not in items})
-        if missing:
-            raise SystemExit("mutants: the map names tests pytest did not collect: %s"
-                             % ", ".join(missing[:5]))
+        # a test that is gone (renamed, removed since the record or the map was made):
+        # a mutant left with none is "stale", for main() to run against the map instead
+        queue = []
+        for m in job["mutants"]:
+            m["tests"] = [i for i in m["tests"] if names[i] in items]
+            m["reach"] = [i for i in m["reach"] if names[i] in items]
+            if m["tests"]:
+                queue.append(m)
+            else:
+                results[m["id"]] = {"outcome": "stale", "by": "its tests are gone"}
         running = {}  # pid -> (mutant, read end, started)
-        queue = list(job["mutants"])
         total = len(queue)
         done = 0
         started = time.monotonic()
@@ -795,8 +826,9 @@ def run(mutants, cmap, jobs):
     job_path = os.path.join(WORK, "job.json")
     out_path = os.path.join(WORK, "run.json")  # (and run.jsonl: each result as it comes)
     clean_path = os.path.join(WORK, "clean.json")  # the killing tests again, no mutant
-    if os.path.exists(out_path + "l"):
-        os.remove(out_path + "l")
+    for old in (out_path, out_path + "l", clean_path):  # (a run's, never an older run's)
+        if os.path.exists(old):
+            os.remove(old)
     with open(job_path, "w") as f:
         json.dump({"mutants": job_mutants, "names": tests, "durations": dur,
                    "timeouts": timeouts, "jobs": jobs,
@@ -821,8 +853,12 @@ def run(mutants, cmap, jobs):
                        "verify": killers, "results": clean_path}, f)
         cmd = [PYTEST, "-q", "-s", "-p", "no:cacheprovider"] + sorted(
             {k.split("::")[0] for k in killers})
-        subprocess.run(cmd, cwd=ROOT, env=_env(QK_MUTANTS_JOB=job_path),
-                       stdout=subprocess.DEVNULL)
+        r = subprocess.run(cmd, cwd=ROOT, env=_env(QK_MUTANTS_JOB=job_path),
+                           stdout=subprocess.PIPE, text=True)
+        if r.returncode not in (0, 5) or not os.path.exists(clean_path):
+            sys.stdout.write(r.stdout[-4000:])
+            raise SystemExit("mutants: the check of the killing tests, with no mutant, "
+                             "failed (pytest exit %d)" % r.returncode)
         with open(clean_path) as f:
             clean = json.load(f)["clean"]
     return {int(k): v for k, v in done["results"].items()}, clean
@@ -831,12 +867,12 @@ def run(mutants, cmap, jobs):
 def full_run_summary():
     """The benchmark's row: the last full run's summary if the code, tools and tests are
     as they were then (``fresh``), else a full run now."""
-    if os.path.exists(FULL):
-        with open(FULL) as f:
-            last = json.load(f)
-        if last.get("digests") == list(_digests()):
-            last["fresh"] = True
-            return last
+    last = _cached(FULL)
+    keys = ("rate", "counted", "survived", "equivalent", "seconds")
+    if last is not None and last.get("digests") == list(_digests()) and all(
+            isinstance(last.get(k), (int, float)) for k in keys):
+        last["fresh"] = True
+        return last
     main([])
     if not os.path.exists(FULL):
         raise SystemExit("mutants: the full run did not finish cleanly (see above)")
@@ -849,7 +885,7 @@ def full_run_summary():
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--sample", type=int, default=0, metavar="N",
+    p.add_argument("--sample", type=int, default=None, metavar="N",
                    help="run a fixed N mutants (those whose keys hash lowest), not all: each "
                    "against the test that caught it last (%s) where there is one" % SAMPLE_REL)
     p.add_argument("--recorded", action="store_true",
@@ -867,10 +903,17 @@ def main(argv=None):
     p.add_argument("--json", metavar="FILE", help="also write the summary here")
     p.add_argument("--list", action="store_true", help="list the mutants and exit")
     args = p.parse_args(argv)
-    if args.sample < 0 or args.jobs < 1:
-        p.error("--sample must be 0 or more and --jobs 1 or more")
+    if args.sample is not None and args.sample < 1 or args.jobs < 1:
+        p.error("--sample and --jobs take 1 or more")
     if (args.record or args.recorded) and not args.sample:
         p.error("--record and --recorded go with --sample N")
+    if "" in args.only or args.ids is not None and not args.ids.strip():
+        p.error("--only and --ids take something to look for (with neither: every mutant)")
+    if args.json and not args.list:  # (before an hour's run, not after it)
+        try:
+            open(args.json, "a").close()
+        except OSError as e:
+            p.error("--json %s: %s" % (args.json, e.strerror))
     started = time.monotonic()
     try:
         equivalent = read_equivalent()
@@ -894,6 +937,10 @@ def main(argv=None):
         except ValueError:
             p.error("--ids takes numbers separated by commas")
         chosen = [m for m in mutants if m["id"] in want]
+        if len(chosen) < len(want):
+            p.error("no mutant %s (ids are 0..%d: --list)" % (
+                ", ".join("#%d" % i for i in sorted(want - {m["id"] for m in chosen})),
+                len(mutants) - 1))
     if args.sample:
         chosen = sample_of(chosen, args.sample)
     try:
@@ -935,7 +982,11 @@ def main(argv=None):
         seconds.update(zip(names, durations))
         ran, clean = run([m for m in recorded if m["tests"]],
                          {"tests": names, "durations": durations}, args.jobs)
-        results.update(ran)
+        stale = [i for i, r in ran.items() if r["outcome"] == "stale"]
+        if stale:
+            print("mutants: %d of them were recorded against tests that are gone (renamed?): "
+                  "the map's tests" % len(stale), flush=True)
+        results.update({i: r for i, r in ran.items() if r["outcome"] != "stale"})
         # a survivor recorded as one stays one; a mutant whose recorded test no longer
         # catches it (the tests changed) goes to the map's tests
         todo = [m for m in todo if m["id"] not in results or (
@@ -957,6 +1008,9 @@ def main(argv=None):
             else:
                 mapped.append(m)
         ran, more = run(mapped, cmap, args.jobs)
+        if any(r["outcome"] == "stale" for r in ran.values()):
+            raise SystemExit("mutants: the map names tests pytest did not collect: delete "
+                             ".mutation/map.json and run again")
         results.update(ran)
         clean.update(more)
         deep = [m for m in mapped if results[m["id"]]["outcome"] == "survived"
@@ -1037,6 +1091,14 @@ if __name__ == "__main__":
     except BrokenPipeError:  # (--list | head): the reader has all it wanted
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         sys.exit(0)
+    except KeyboardInterrupt:
+        print("\nmutants: interrupted", file=sys.stderr)
+        sys.exit(130)
+    except SystemExit as e:  # a message: the tool could not do its work (2), not survivors (1)
+        if isinstance(e.code, str):
+            print(e.code, file=sys.stderr)
+            sys.exit(2)
+        raise
     except Exception:  # the tool broke: exit 2 (the test command fails), never 1 (survivors)
         import traceback
 
