@@ -416,7 +416,14 @@ def command(drive=None, steps=(), ms=5000, flash_in=None, flash_out=None, label=
     return cmd
 
 
-def run(drive=None, steps=(), ms=5000, offset=OFFSET, timeout=600, nice=None, typed=(),
+# The emulator's wall-time limit for one run: a hang's guard, not a speed budget. Busy
+# emulation runs at 0.25-0.35x real time on a quiet 2-core machine, but was measured at
+# under 0.12x on a slow one (a 69.5 s sleep run past 600 s, alone): tests/conftest.py
+# gives test_pico.py 1800 s a test.
+RUN_LIMIT_S = 1200
+
+
+def run(drive=None, steps=(), ms=5000, offset=OFFSET, timeout=RUN_LIMIT_S, nice=None, typed=(),
         raw=False, **kw):
     """Boot the firmware on ``drive``'s image (or ``flash_in``, a whole flash saved by an
     earlier run's ``flash_out``), play ``steps`` (harness steps, in the harness's ms),
