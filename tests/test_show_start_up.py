@@ -11,6 +11,7 @@ import alarm
 import neopixel
 import pytest
 import simclock
+import synth
 
 from harness import PROFILE_NAMES, ROOT, Sim
 from qiklaxon import layout as Y
@@ -174,7 +175,7 @@ def test_a_makers_own_8_bit_sounds_play_on_the_mixed_builds(tmp_path, monkeypatc
     import wave
 
     _drive(tmp_path, monkeypatch)
-    for name in ("klaxon", "denied", "blip", "done", "undone"):
+    for name in synth.NAMES:
         path = str(tmp_path / "sounds" / (name + ".wav"))
         with wave.open(path, "rb") as w:
             frames = w.readframes(w.getnframes())
