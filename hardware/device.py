@@ -91,7 +91,8 @@ _SEG = const(18)  # the sweep's segment
 _LV = const(19)  # 19, 20: the level each button has reached while held (255: up)
 _RAW = const(21)  # 21, 22: each button's last sample << 1 | its level taken
 _CCW = const(23)  # the pixels are numbered counter-clockwise
-_DICE = const(24)  # the ring shows the roll (since t[_DT]) until the next action
+_DICE = const(24)  # the ring shows the roll (1), every position (2), since t[_DT]
+_SEATS_SHOWN = const(2)
 _WOKE = const(25)  # woken from deep sleep by the Klaxon: that press counts
 _SPAN = const(26)  # the contact closed since last open _GL ticks
 # Times (ticks) and numbers (Device.t)
@@ -135,7 +136,6 @@ _PHASE = const(2)
 _TURN = const(3)
 _CHALLENGER = const(4)
 _CHALLENGED = const(5)
-_ROLL = const(6)
 _DID = const(9)
 _ANSWERING = const(1)
 _REVEAL = const(2)
@@ -157,6 +157,7 @@ _OV_UNDO = const(0)
 _OV_REVEAL = const(1)
 _OV_ENTRY = const(2)
 _OV_OVER = const(3)
+_OV_SEATS = const(5)
 
 
 class Device:
@@ -357,6 +358,9 @@ class Device:
                 t[_SV] = (n + 1000) & _TICKS
                 f[_DICE] = d and not r.S[_PHASE]  # (a roll to the finish: the end shows)
                 t[_DT] = t[_FLT]
+        elif not k and r and f[_NP] and not (r.u[_WHAT] or r.S[_PHASE] % 3):
+            f[_DICE] = _SEATS_SHOWN  # the Klaxon between questions or after the game: every
+            t[_DT] = n  # position
         try:
             self.render()
         except Exception as e:
@@ -487,7 +491,13 @@ class Device:
         d = f[_DICE] and not f[_FL] | f[_PV] | f[_STUCK] | f[_FAULT] and self.r
         if d:
             f[_ANIM] = 1
-            w = d.more(_OV_ENTRY).dice(d.S[_ROLL], ticks_diff(n, self.t[_DT]) >> 7, np)
+            w = d.more(_OV_SEATS if f[_DICE] == _SEATS_SHOWN else _OV_ENTRY).dice(
+                d, ticks_diff(n, self.t[_DT]) >> 7, np, c)
+            if w < 0:  # the positions, drawn into the scene (-2: all shown)
+                d = 0
+                if w < -1:
+                    f[_DICE] = 0
+                    self.render()
         if __debug__ and self.p[_LED]:  # a hold's preview: on (one button's B), slow
             v = f[_PV]  # (held), fast (held long)
             if v:

@@ -166,6 +166,7 @@ def test_the_cards_hold_times_are_the_firmwares_ladder(one_button):
     from hardware.settings import KEYS
 
     assert dict((k[0], k[1]) for k in KEYS)["QK_LONG_MS"] == card.LONG_MS
+    assert dict((k[0], k[1]) for k in KEYS)["QK_STUCK_S"] == card.STUCK_S
     assert min(k[2] for k in KEYS if k[0] == "QK_LONG_MS") > card.TAP_MOST_MS
     sim = Sim('QK_PIN_B = "none"\n' if one_button else "", players=4)
     for io, up, keys, ms in sim.device.p[layout.BUT]:

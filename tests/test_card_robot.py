@@ -2,7 +2,8 @@
 result every question: a robot QM and players (tools/robot.py) who act only on the ring and
 the sounds, with a person's timing, play random questions on the simulated board (4 to 10
 players; answers right and wrong, passes, everyone passing, Klaxons refused and accepted,
-penalties listed or not, up to 99), and every question must end where the rules put every
+penalties listed or not, up to 99; now and then the Klaxon jammed between questions, a
+fault the card says to wait out), and every question must end where the rules put every
 piece (tools/robot.py's ``rules``, written from rules.md apart from the firmware)."""
 
 import pytest
@@ -23,7 +24,7 @@ def test_a_card_literal_table_gets_the_rules_result_every_question(chunk):
 def test_the_300_questions_hold_every_kind_the_table_meets():
     """What the chunks above play, without a board: 4 and 10 players and between; every
     question a QM meets (everyone passing, a refused and an accepted Klaxon, penalties
-    listed or not, up to 99); slow players; a stray Klaxon in the reveal."""
+    listed or not, up to 99); slow players; a stray Klaxon in the reveal; a jammed Klaxon."""
     plans, players = [], set()
     for chunk in range(CHUNKS):
         for n, _, game in table_games(chunk + 1, QUESTIONS)[1]:
@@ -39,3 +40,4 @@ def test_the_300_questions_hold_every_kind_the_table_meets():
     listed = [v for p in plans for v in p["penalty"].values()]
     assert len(wrong_parties) >= 30 and min(listed) == 1 and max(listed) >= 90
     assert any(p["slow"] for p in plans) and any(p["stray"] for p in plans)
+    assert sum(p["jam"] for p in plans) >= 5  # a fault: the Klaxon jammed, A tried meanwhile

@@ -30,7 +30,8 @@ EVERY_BUILD = {"code.py", "boot.py", "safemode.py", "settings.toml", "version.tx
                "hardware/device.py",
                "lib/qiklaxon/core.py", "lib/qiklaxon/restore.py", "lib/qiklaxon/undo.py",
                "lib/qiklaxon/reveal.py", "lib/qiklaxon/entry.py", "lib/qiklaxon/over.py",
-               "lib/qiklaxon/save.py", "lib/state.py", "lib/adafruit_debouncer.py",
+               "lib/qiklaxon/save.py", "lib/qiklaxon/seats.py", "lib/state.py",
+               "lib/adafruit_debouncer.py",
                "lib/adafruit_ticks.py"}
 SOUNDS = {"sounds/%s.wav" % name for name in ("klaxon", "denied", "blip", "done", "undone")}
 # Each build's own additions: its profile; power.py where it can sleep or has a watchdog;

@@ -89,8 +89,10 @@ def _shown(sim, *keys):
 
 
 def test_the_ring_counts_a_new_games_players_in_sky_then_blinks_the_first_qm_white():
-    """Setting up: the ring shows the players counted as that many sky pixels; choosing
-    the first QM, that seat of the new game blinks white, fast, the others' seats grey."""
+    """Setting up: the ring shows the players counted as that many sky pixels, each on the
+    light its seat will have in the new game (issue 31: set-up shows what the game will
+    use); choosing the first QM, that seat of the new game blinks white, fast, the
+    others' seats grey."""
     sim = Sim(players=4, qm=2)
     sim.run_until_ms(200)
     sim.game.move(1, 5)
@@ -99,7 +101,10 @@ def test_the_ring_counts_a_new_games_players_in_sky_then_blinks_the_first_qm_whi
     for keys, count in (((B_2S,), 4), ((A,), 5), ((B_HELD, B_HELD), 3)):
         lines, scene = _shown(sim, *keys)
         assert lines[-1] == "players %d" % count
-        assert scene == [("sky", "steady")] * count + [off] * (10 - count), lines
+        want = [off] * 10
+        for s in range(count):
+            want[sim.pixel_of(s, count)] = ("sky", "steady")
+        assert scene == want, lines
     lines, scene = _shown(sim, A, A, B)  # 5 players; the first QM offered: seat 2
     for qm in (2, 3, 4, 0):
         assert lines[-1] == "first %d" % qm
@@ -109,7 +114,8 @@ def test_the_ring_counts_a_new_games_players_in_sky_then_blinks_the_first_qm_whi
         assert scene == want, (qm, scene)
         lines, scene = _shown(sim, A)
     lines, scene = _shown(sim, B_HELD)  # back to the count
-    assert lines == ["back"] and scene == [("sky", "steady")] * 5 + [off] * 5
+    assert lines == ["back"] and scene == [
+        ("sky", "steady") if i in (0, 2, 4, 6, 8) else off for i in range(10)]
 
 
 def test_at_the_end_a_short_strip_shows_the_first_seats_and_their_winner():

@@ -73,57 +73,65 @@ def test_the_seat_being_chosen_blinks_blue_and_then_blinks_the_way_it_moves():
 
 @pytest.mark.parametrize("back", [False, True], ids=["forward", "back"])
 def test_the_count_shows_white_tens_then_units_in_the_moves_colour(back):
-    """The count on a ring of 10: white pixels for the tens, then the units in orange
-    (forward) or blue (back), steady; when tens and units are more than the pixels,
-    they blink in turn on the same pixels (the tens white, the units coloured)."""
-    sim = Sim(TEN, board_name="pico", players=4)
-    sim.run_until_ms(200)
-    unit = "blue" if back else "orange"
-    steady = lambda colour: ([colour], "steady")  # noqa: E731
-    keys = [A_2S, A_HELD if back else B]
-    for add, count, want in (
-            ([A_HELD], 10, {0: steady("white")}),
-            ([A], 11, {0: steady("white"), 1: steady(unit)}),
-            ([A_HELD, A, A], 23, {0: steady("white"), 1: steady("white"), 2: steady(unit),
-                                  3: steady(unit), 4: steady(unit)}),
-            ([A_HELD] * 3 + [A, A], 55, dict([(i, steady("white")) for i in range(5)] +
-                                              [(i, steady(unit)) for i in range(5, 10)])),
-            ([A_HELD] * 3 + [A] * 2, 87, dict(
-                [(i, (sorted(["white", unit]), "slow")) for i in range(7)] +
-                [(7, (["off", "white"], "slow")), (8, (["off"], "slow")), (9, (["off"], "slow"))]))):
-        lines, ring = _seen(sim, *(keys + add))
-        keys = []
-        assert lines[-1] == "count %d" % count
-        assert ring == _places(10, want), count
+    """The count on a ring of 10, from the light after the piece's, whose light goes on
+    blinking fast the way it moves (issue 31: whose count it is stays in sight): white
+    pixels for the tens, then the units in orange (forward) or blue (back), steady; when
+    tens and units are more than the 9 pixels left, they blink in turn on the same pixels
+    (the tens white, the units coloured). The piece: seat 2 of 4 (pixel 5), and seat 3
+    (pixel 7: the count goes round past pixel 9 to pixel 0)."""
+    for seat, walk in ((2, [A, A]), (3, [A, A, A])):
+        sim = Sim(TEN, board_name="pico", players=4)
+        sim.run_until_ms(200)
+        unit = "blue" if back else "orange"
+        at = sim.pixel_of(seat, 4)
+        steady = lambda colour: ([colour], "steady")  # noqa: E731
+        keys = [A_2S] + walk + [A_HELD if back else B]
+        for add, count, want in (
+                ([], 0, {}),
+                ([A_HELD], 10, {1: steady("white")}),
+                ([A], 11, {1: steady("white"), 2: steady(unit)}),
+                ([A_HELD, A, A], 23, {1: steady("white"), 2: steady("white"), 3: steady(unit),
+                                      4: steady(unit), 5: steady(unit)}),
+                ([A_HELD] * 3 + [A], 54, dict([(i, steady("white")) for i in range(1, 6)] +
+                                                  [(i, steady(unit)) for i in range(6, 10)])),
+                ([A_HELD] * 3 + [A] * 3, 87, dict(
+                    [(i, (sorted(["white", unit]), "slow")) for i in range(1, 8)] +
+                    [(8, (["off", "white"], "slow")), (9, (["off"], "slow"))]))):
+            lines, ring = _seen(sim, *(keys + add))
+            keys = []
+            assert lines[-1] == ("count %d" % count if count else "seat %d" % seat)
+            shown = dict(((at + j) % 10, w) for j, w in want.items())
+            shown[at] = (sorted([unit, "off"]), "fast")
+            assert ring == _places(10, shown), (seat, count)
 
 
 def test_a_short_strip_shows_the_first_seats_being_chosen_and_a_count_in_turn():
     """Six players, a strip of 4 (QK_PIXELS = 4): walking the seats lights pixel s for
     seats 0 to 3 and nothing for 4 and 5; a count of 23 (2 tens and 3 units: more than
-    4 pixels) blinks the tens and the units in turn."""
+    the 3 pixels after the seat's) blinks the tens and the units in turn."""
     sim = Sim("QK_PIXELS = 4\n", board_name="pico", players=6, qm=0)
     sim.run_until_ms(200)
     _, ring = _seen(sim, A_2S)
     for seat in range(7):
         assert ring == _places(4, {seat % 6: BLINK_BLUE} if seat % 6 < 4 else {}), seat
         _, ring = _seen(sim, A)
-    lines, ring = _seen(sim, B, A_HELD, A_HELD, A, A, A)
-    assert lines[-1] == "count 23"
-    assert ring == [(["orange", "white"], "slow")] * 2 + [(["off", "orange"], "slow"),
-                                                          (["off"], "slow")]
+    lines, ring = _seen(sim, B, A_HELD, A_HELD, A, A, A)  # seat 1 (7 seats on): forward
+    assert lines[-1] == "count 23"  # from pixel 2, round to pixel 0; seat 1's own blinks
+    assert ring == [(["off", "orange"], "slow"), (["off", "orange"], "fast")] + [
+        (["orange", "white"], "slow")] * 2
 
 
 # ------------------------------------------------------------------ the roll on the lights
 def _timeline(dice, np):
     """What the docstring of entry.dice promises for a roll, step by step (128 ms each),
     one cycle: [(colour, pixels) or None for dark]. On 6 pixels or more: red, white, then
-    blue, each as many pixels as its value for 8 steps, then 3 dark; 5 more dark before
+    blue, each as many pixels as its value for 8 steps (lit every other step), then 3 dark; 5 more dark before
     red again. Fewer (or an LED alone): each die that many blinks (2 steps on, 2 off),
     then 4 dark; 8 more before red again; a short strip lights all its pixels."""
     out = []
     for colour, m in zip((10, 1, 9), dice):
-        if np >= 6:
-            out += [(colour, m)] * 8 + [None] * 3
+        if np >= 6:  # (blinking, so that a white 1 is not the QM's steady white)
+            out += [(colour, m), None] * 4 + [None] * 3
         else:
             out += ([(colour, np)] * 2 + [None] * 2) * m + [None] * 4
     return out + [None] * (5 if np >= 6 else 8)
@@ -132,7 +140,9 @@ def _timeline(dice, np):
 def test_a_roll_shows_each_die_in_turn_for_its_time_cycle_after_cycle():
     """The roll, from the moment it is made, over three cycles: exactly the promised
     timeline, dark where it says dark (an LED alone lit only in the blinks)."""
-    from qiklaxon import entry
+    from types import SimpleNamespace
+
+    from qiklaxon import entry, layout
 
     for dice in ((1, 1, 1), (2, 1, 1), (1, 2, 1), (1, 1, 2), (3, 5, 2), (6, 6, 6), (6, 1, 4)):
         a, b, c = dice
@@ -141,7 +151,9 @@ def test_a_roll_shows_each_die_in_turn_for_its_time_cycle_after_cycle():
             cycle = _timeline(dice, np)
             got = []
             for q in range(3 * len(cycle)):
-                x = entry.dice(v, q, np)
+                r = SimpleNamespace(S=bytearray(layout.DID + layout.SEATS))
+                r.S[layout.ROLL] = v
+                x = entry.dice(r, q, np, bytearray(2 * np))
                 if not x:
                     got.append(None)
                 elif np:

@@ -31,7 +31,8 @@ def test_a_klaxon_penalty_counts_up_to_99_squares_and_no_further():
 
 def test_a_short_strip_blinks_the_seat_whose_penalty_is_entered_if_it_has_its_pixel():
     """Six players on a strip of 4 (QK_PIXELS = 4): a penalty at 0 blinks the pixel of
-    its seat orange (seats 0 to 3 on pixels 0 to 3), and lights none for seats 4 and 5."""
+    its seat in the party's colour, the challenged sky and the challenger vermillion
+    (seats 0 to 3 on pixels 0 to 3), and lights none for seats 4 and 5."""
     sim = Sim("QK_PIXELS = 4\n", board_name="pico", players=6, qm=0)
     sim.run_until_ms(200)
     r = sim.device.r
@@ -41,7 +42,8 @@ def test_a_short_strip_blinks_the_seat_whose_penalty_is_entered_if_it_has_its_pi
         sim.device.render()
         sim.run_for_ms(50)
         scene = sim.scene()
-        assert [c for c, _ in scene] == ["off"] * party + ["orange"] + ["off"] * (3 - party), \
+        colour = "sky" if party == 2 else "vermillion"
+        assert [c for c, _ in scene] == ["off"] * party + [colour] + ["off"] * (3 - party), \
             (party, scene)
     sim2 = Sim("QK_PIXELS = 4\n", board_name="pico", players=6, qm=3)  # seats 4, 5 answer
     sim2.run_until_ms(200)

@@ -13,7 +13,7 @@ import qiklaxon
 from qiklaxon import Game
 from table_keys import A, A_2S, B, B_2S, B_HELD, said, start_moving_a_piece, walk_on
 
-OVERLAYS = ("undo", "reveal", "entry", "over", "save")
+OVERLAYS = ("undo", "reveal", "entry", "over", "save", "seats")
 K = 0  # the Klaxon
 
 

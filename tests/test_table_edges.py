@@ -211,11 +211,15 @@ def test_a_contact_2_ms_past_the_glitch_limit_always_sounds(pass_us):
 def _blinks(v, np):
     """What an LED (np 0) or a small ring shows for roll ``v`` over one cycle, as
     (colour, lit steps in a row) runs."""
-    from qiklaxon import entry
+    from types import SimpleNamespace
 
+    from qiklaxon import entry, layout
+
+    r = SimpleNamespace(S=bytearray(layout.DID + layout.SEATS))
+    r.S[layout.ROLL] = v
     runs = []
     for q in range(200):
-        x = entry.dice(v, q, np)
+        x = entry.dice(r, q, np, bytearray(2 * np))
         colour = x >> 8 if x else None
         if runs and runs[-1][0] == colour:
             runs[-1][1] += 1

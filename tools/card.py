@@ -31,6 +31,7 @@ from qiklaxon import layout  # noqa: E402
 # its second meaning, twice as long its third. Over a second, so that a slow tap is a tap.
 LONG_MS = 1500
 TAP_MOST_MS = 1000  # a press held up to this is a tap, whatever the setting (1200 at least)
+STUCK_S = 10  # QK_STUCK_S's default (a test holds it): the Klaxon held this long is stuck
 # The presses, in the card's order, and the key each is (layout's KEY_*; 0 the Klaxon)
 PRESSES = ("Klaxon", "A", "A held", "A held long", "B", "B held", "B held long")
 KEY = {"Klaxon": layout.KEY_KLAXON, "A": layout.KEY_A, "A held": layout.KEY_A_HELD,
@@ -84,7 +85,7 @@ LEGEND = (
     (layout.YELLOW, layout.FAST, "the reveal: the answer to mark now"),
     (layout.ORANGE, 0, "the reveal: marked wrong"),
     (layout.GREEN, layout.FAST, "game over: the winners"),
-    (layout.PURPLE, layout.FAST, "a fault: a stuck Klaxon, a bad setting"),
+    (layout.PURPLE, layout.FAST, "a fault: a stuck Klaxon, a bad setting (below)"),
 )
 # What the ring shows while a button is held, and so what letting go will do
 # (hardware/device.py button(): the preview by key)
@@ -220,8 +221,12 @@ ROLL = ("A roll shows the dice one at a time, red, then white, then blue, as tha
 BUZZ = ("A buzz changes nothing. The Klaxon buzzes when nobody has answered yet (you may "
         "still answer or pass), when it is not an answering turn, once a question has had "
         "its Klaxon, and after the game. A or B buzz when the press means nothing now, past "
-        "a count's end, and for 5 s after a fault (purple; the Klaxon still works). Purple "
-        "while the Klaxon is down: it is stuck.")
+        "a count's end, and for 5 s after the referee fails (purple).")
+FAULTS = ("Purple while the Klaxon is held down (%(stuck)s s or more): it is stuck (its "
+          "wiring, or something on it); A and B still work, and the ring comes back when "
+          "it is let go. Purple 2 s at power-on: a setting was wrong or the saved game "
+          "lost (the console says which); every button works. Purple while A and B buzz: "
+          "the referee failed; in 5 s the game is back as it was.")
 HOLDS = ("Hold a button and the ring shows what letting go will do; let go when it shows "
          "what you want. A press let go before the ring changes (%(step)s) is a tap. "
          "Another press while you hold (the Klaxon too) calls the hold off: it does "
@@ -236,7 +241,7 @@ LED = ("The Pico's LED alone flashes with the klaxon and each chime and blinks t
 SLEEP = ("Untouched for 15 minutes a Bluefruit or a Pico sleeps, dark: only the Klaxon "
          "wakes it, and that slam counts. The game is kept.")
 NOTES = (("Before the first question", FIRST), ("The Klaxon", KLAXON), ("The reveal", REVEAL),
-         ("Counts", COUNTS), ("The roll", ROLL), ("A buzz", BUZZ), ("One button", ONE),
+         ("Counts", COUNTS), ("The roll", ROLL), ("A buzz", BUZZ), ("Faults", FAULTS), ("One button", ONE),
          ("Only an LED (a Pico)", LED), ("Sleep", SLEEP))
 # How to open the scoreboard (docs/scoreboard.md), any build: one line, beside the card's title
 # (the notes fill the page)
@@ -247,6 +252,7 @@ def note(text, long_ms=LONG_MS):
     """A note with its presses named as the table heads them."""
     names = {p: press_label(p, long_ms) for p in PRESSES}
     names["step"] = seconds(long_ms)
+    names["stuck"] = STUCK_S
     return text % names
 
 

@@ -92,7 +92,7 @@ HOST_ONLY = ("lib/qiklaxon/layout.py", "lib/qiklaxon/game.py", "lib/qiklaxon/__i
 DEVICE = ("hardware/steps.py", "hardware/settings.py", "hardware/start.py", "hardware/outputs.py",
           "hardware/device.py", "lib/qiklaxon/core.py", "lib/qiklaxon/restore.py", "lib/qiklaxon/undo.py",
           "lib/qiklaxon/reveal.py", "lib/qiklaxon/entry.py", "lib/qiklaxon/over.py",
-          "lib/qiklaxon/save.py", "lib/state.py")
+          "lib/qiklaxon/save.py", "lib/qiklaxon/seats.py", "lib/state.py")
 SOUNDS = ("klaxon", "denied", "blip", "done", "undone")  # tools/synth.py NAMES (a test holds it)
 # The Express has no traceback module to show where an error was, so its .mpy files
 # carry no line numbers (-O3) and one source name for all ("-s q"): every name a

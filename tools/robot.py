@@ -30,6 +30,9 @@ FLASH_PAIRS = [{card.COLOURS[a].split()[0], card.COLOURS[b].split()[0]}
                for a, b in card.FLASHES.values()]
 DICE = ("red", "white", "blue")
 LOOK_MS = 640  # long enough to tell a slow blink (512 ms a phase) from a steady light
+STUCK_S = 2  # the robot's boards' QK_STUCK_S: a Klaxon held that long is stuck (purple)
+JAMS = 0.04  # of the questions, those before which the Klaxon jams (a fault)
+LOOKS = 0.06  # ... those before which the table reads every position off the ring
 SAMPLE_MS = 32
 
 
@@ -193,6 +196,90 @@ class Table:
                 raise Lost("held %s: the ring never showed it" % press)
         return t - down + self.rng.uniform(150, 400)  # (sim.press makes both edges)
 
+    def jam(self):
+        """A fault, met as the card says: something rests on the Klaxon between questions
+        until the ring turns purple (a stuck Klaxon). Returns when it is purple; the QM
+        goes on meanwhile (the card: A and B work)."""
+        self.gap()
+        self.t += self.rng.random()
+        self.jammed = self.t
+        self.sim.level("klaxon", int(self.t * 1000), True)
+        while "purple" not in self.sim.ring():
+            if self.t - self.jammed > STUCK_S * 1000 + 2000:
+                raise Lost("the Klaxon held down %d s: no purple" % STUCK_S)
+            self.run_to(self.t + SAMPLE_MS)
+        self.hear()  # (the Klaxon's buzz: between questions it is refused)
+        self.log.append((round(self.t), "the Klaxon jammed: purple", []))
+
+    def unjam(self):
+        """The Klaxon freed: the purple goes (as long as a look) and the ring is the game's."""
+        self.run_to(self.t + self.rng.uniform(200, 1500))
+        self.sim.level("klaxon", int(self.t * 1000), False)
+        self.presses.append((round(self.jammed, 3), "klaxon", round(self.t - self.jammed, 3),
+                             ()))
+        self.presses.sort()  # (in the order of their first edge, as a replay takes them)
+        self.free = self.t
+        purple = end = self.t
+        while self.t - purple < LOOK_MS:
+            if self.t - end > 3000:
+                raise Lost("the Klaxon let go: still purple")
+            self.run_to(self.t + SAMPLE_MS)
+            if "purple" in self.sim.ring():
+                purple = self.t
+        self.log.append((round(self.t), "the Klaxon freed", []))
+
+    def positions(self):
+        """Between questions (or after the game): every seat's position read off the ring,
+        as the card says: the Klaxon, then each seat in turn, its light blinking (yellow,
+        or vermillion below 0) and, from the light after it, green hundreds, white tens,
+        orange units (blue thousands), each kind in turn when they are more than the
+        lights. Returns ({seat: position}, the seconds it took from the press)."""
+        sounds = self.press("Klaxon")
+        if sounds != ["denied"]:
+            raise Lost("the Klaxon between questions: %r" % sounds)
+        start = self.t
+        seats = []  # each seat's frames: runs of the ring between darks longer than a blink
+        dark = 99
+        while len(seats) < self.n or dark * SAMPLE_MS <= 200:
+            if self.t - start > 40_000:
+                raise Lost("the positions never ended: %d seats seen" % len(seats))
+            self.run_to(self.t + SAMPLE_MS)
+            f = self.sim.ring()
+            if all(c == "off" for c in f):
+                dark += 1
+                continue
+            if dark * SAMPLE_MS > 200 or not seats:
+                seats.append([])
+            else:  # a blink's dark: part of the seat's
+                seats[-1] += [["off"] * self.np] * dark
+            seats[-1].append(f)
+            dark = 0
+        while all(c == "off" for c in self.sim.ring()):  # then the table again
+            if self.t - start > 40_000:
+                raise Lost("after the positions the ring stays dark")
+            self.run_to(self.t + SAMPLE_MS)
+        got = {}
+        for run in seats:
+            blink = [i for i in range(self.np) if len({f[i] for f in run}) > 1 and
+                     {f[i] for f in run} - {"off"} <= {"yellow", "vermillion"}]
+            if len(blink) != 1:
+                raise Lost("a position with no one seat's light blinking: %r" % run[:3])
+            i = blink[0]
+            kinds = {}
+            for f in run:
+                for colour in ("blue", "green", "white", "orange"):
+                    k = sum(1 for j, c in enumerate(f) if c == colour and j != i)
+                    kinds[colour] = max(kinds.get(colour, 0), k)
+            v = kinds["blue"] * 1000 + kinds["green"] * 100 + kinds["white"] * 10 + \
+                kinds["orange"]
+            seat = self.seat_of_pixel(i)
+            if seat in got:
+                raise Lost("seat %s shown twice" % seat)
+            got[seat] = -v if "vermillion" in {f[i] for f in run} else v
+        self.free = self.t
+        self.log.append((round(self.t), "positions", got))
+        return got, (self.t - start) / 1000.0
+
     # ------------------------------------------------------------------ the game
     def set_up(self, players, first_qm):
         """Set up a game at the table (before the first question, or once over): B held
@@ -243,11 +330,17 @@ class Table:
             raise Lost("between questions: %r" % (scene,))
         return self.seat_of_pixel(white[0])
 
-    def roll(self):
-        """The QM rolls and reads the dice from the ring: (red, white, blue)."""
+    def roll(self, jam=False):
+        """The QM rolls and reads the dice from the ring: (red, white, blue). ``jam``: the
+        Klaxon jams first, the QM rolls while the ring is purple (the card: A still works),
+        and the dice are read once it is freed."""
+        if jam:
+            self.jam()
         sounds = self.press(press_for("Between questions", "roll the dice"))
         if "done" not in sounds:
             raise Lost("the roll: %r" % sounds)
+        if jam:
+            self.unjam()
         got = []
         last = None
         end = self.t + 7000
@@ -291,7 +384,7 @@ class Table:
         rec = {"qm": self.qm()}
         if before:
             before()
-        rec["dice"] = self.roll()
+        rec["dice"] = self.roll(jam=plan.get("jam"))
         self.ask()
         parties = None
         passed_all = False
@@ -347,13 +440,17 @@ class Table:
             if "done" in sounds:
                 return rec
             if not right and parties and seat in parties:  # its Klaxon penalty
-                rec["penalties"][seat] = self.penalty(seat, plan["penalty"].get(seat, 0))
+                rec["penalties"][seat] = self.penalty(seat, plan["penalty"].get(seat, 0),
+                                                      seat == parties[0])
 
-    def penalty(self, seat, squares):
+    def penalty(self, seat, squares, challenger):
         """Enter a Klaxon penalty from the booklet (0: none listed) as the card says, and
-        check the ring's count before it is done."""
+        check the ring's count before it is done: whose it is, the party's light blinking
+        its colour (the challenger vermillion, the challenged sky) the whole time, the
+        count from the light after it."""
+        look = ("vermillion", "fast") if challenger else ("sky", "slow")
         scene = self.settled()
-        party = self.lights(scene, "orange", "fast")
+        party = self.lights(scene, *look)
         if len(party) != 1 or self.seat_of_pixel(party[0]) != seat:
             raise Lost("a Klaxon penalty for seat %d: the ring shows %r" % (seat, scene))
         for _ in range(squares // 10):
@@ -361,18 +458,23 @@ class Table:
         for _ in range(squares % 10):
             self.press(press_for("A Klaxon penalty", "+1"))
         if squares:
-            shown = self.count()
+            scene = self.settled()
+            if self.lights(scene, *look) != party:
+                raise Lost("counting seat %d's penalty, its light is gone: %r" % (seat, scene))
+            shown = self.count(scene, party[0])
             if shown != squares:
                 raise Lost("entered %d, the ring counts %d" % (squares, shown))
         self.press(press_for("A Klaxon penalty", "done (no penalty: B at once)"))
         return squares
 
-    def count(self):
-        """A count on the ring, as the card says to read it: white tens, orange units; when
-        they are more than the lights, tens and units blink in turn on the same lights."""
-        scene = self.settled()
+    def count(self, scene, seat_light):
+        """A count on the ring, as the card says to read it: from the light after its seat's
+        (``seat_light``), white tens, orange units; when they are more than the lights,
+        tens and units blink in turn on the same lights."""
         tens = units = 0
-        for colour, pattern, other in scene:
+        for i, (colour, pattern, other) in enumerate(scene):
+            if i == seat_light:
+                continue
             for c in (colour, other if pattern != "steady" else None):
                 tens += c == "white"
                 units += c == "orange"
@@ -463,6 +565,11 @@ def table_games(seed, questions):
         k = min(rng.randint(8, 20), left)
         games.append((n, qm, [plan_question(rng, n, (qm + i) % n) for i in range(k)]))
         left -= k
+    jams = random.Random(seed * 7919 + 1)  # (apart: the questions stay those of rng)
+    for _, _, plans in games:
+        for plan in plans:
+            plan["jam"] = jams.random() < JAMS
+            plan["look"] = jams.random() < LOOKS
     return phase, games
 
 
@@ -476,7 +583,7 @@ def play_table(seed, questions, board="simulated"):
     from harness import Sim
 
     phase, games = table_games(seed, questions)
-    sim = Sim(board_name=board, seed=seed, phase_us=phase, settings="QK_SLEEP_MIN = 0\n")
+    sim = Sim(board_name=board, seed=seed, phase_us=phase, settings="QK_SLEEP_MIN = 0\nQK_STUCK_S = %d\n" % STUCK_S)
     table = Table(sim, board, random.Random(seed + 1000))
     records = []
     for g, (n, qm, plans) in enumerate(games):
@@ -484,8 +591,12 @@ def play_table(seed, questions, board="simulated"):
             table.end_game()  # (its winners are checked by the game's last question)
         table.set_up(n, qm)
         positions = [0] * n
-        for plan in plans:
+        for q, plan in enumerate(plans):
             try:
+                if plan.get("look") and q:  # the table checks the board against the ring
+                    seen, _ = table.positions()
+                    assert seen == dict(enumerate(positions)), (seed, len(records), seen,
+                                                                positions)
                 rec = table.question(plan)
             except Lost as e:
                 raise AssertionError("seed %d, question %d: %s\nplan %r\nlog %r" % (

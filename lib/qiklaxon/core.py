@@ -117,7 +117,7 @@ _OV_REVEAL = const(1)
 _OV_ENTRY = const(2)
 _OV_OVER = const(3)
 _OV_SAVE = const(4)
-_OV_TIDY = const(5)
+_OV_TIDY = const(6)
 _OV_ROOM = const(4096)
 
 _LEN = b"\x00\x02\x01\x01\x01\x01\x05\x01\x04\x01\x05"  # log bytes of each action (layout's OP_LOG_BYTES)
@@ -369,7 +369,7 @@ class Referee:
         S = self.S
         u = self.u[_WHAT]
         for i in range(_OV_TIDY):
-            n = ("undo", "reveal", "entry", "over", "save")[i]
+            n = ("undo", "reveal", "entry", "over", "save", "seats")[i]
             if i != k and (k < _OV_TIDY or not (
                     i == _OV_REVEAL and S[_PHASE] == _REVEAL or
                     i == _OV_ENTRY and _PENALTY < u < _NEW_PLAYERS or
@@ -378,7 +378,7 @@ class Referee:
                 if hasattr(sys.modules["qiklaxon"], n):
                     delattr(sys.modules["qiklaxon"], n)
         if k < _OV_TIDY:
-            n = "qiklaxon." + ("undo", "reveal", "entry", "over", "save")[k]
+            n = "qiklaxon." + ("undo", "reveal", "entry", "over", "save", "seats")[k]
             if n not in sys.modules:
                 import gc
 

@@ -13,6 +13,7 @@ if __debug__:  # CPython needs const; the Express's mpy-cross -O3 drops this imp
 _PLAYERS = const(0)
 _QM = const(1)
 _PHASE = const(2)
+_ROLL = const(6)
 _WHAT = const(0)
 _COUNT = const(1)
 _SEAT = const(2)
@@ -92,20 +93,23 @@ def key(r, k):
     return _REFUSED
 
 
-def dice(v, q, np):
-    """The roll ``v`` (``S[_ROLL]``) on ``np`` pixels (0: only an LED), ``q`` steps of 128
-    ms after it: pixels lit now | their colour << 8 (red 10, white 1, blue 9), 0 dark.
-    Red, white, then blue, each die as many pixels as its value (clockwise from pixel
-    0) for 8 steps, then 3 dark, and 5 more before red again (a 4.9 s cycle); under 6
-    pixels, each die is that many blinks (2 steps on, 2 off), then 4 dark, and 8 more
-    before red again. Order and count carry the meaning, not the hue alone."""
+def dice(r, q, np, c):
+    """What the ring shows ``q`` steps of 128 ms after a roll (``S[_ROLL]``) on ``np``
+    pixels (0: only an LED; ``c`` unused: seats.py's ``dice`` draws into it): pixels lit
+    now | their colour << 8 (red 10, white 1, blue 9), 0 dark;
+    they blink (fast), so that a white 1 is never the QM's steady white. Red, white, then
+    blue, each die as many pixels as its value (clockwise from pixel 0) for 8 steps,
+    then 3 dark, and 5 more before red again (a 4.9 s cycle); under 6 pixels, each die
+    is that many blinks (2 steps on, 2 off), then 4 dark, and 8 more before red again.
+    Order and count carry the meaning, not the hue alone."""
+    v = r.S[_ROLL]
     big = np >= 6
     q %= 38 if big else 4 * (v // 36 + v // 6 % 6 + v % 6) + 32
     for i in range(3):
         m = v // b"\x24\x06\x01"[i] % 6 + 1  # this die
         e = 11 if big else 4 * m + 4  # its steps, the dark after it too
         if q < e:
-            if q < 8 if big else q < 4 * m and q & 3 < 2:
+            if q < 8 and not q & 1 if big else q < 4 * m and q & 3 < 2:
                 return (m if big else np or 1) | b"\x0a\x01\x09"[i] << 8  # _RED, _WHITE, _BLUE
             return 0
         q -= e
@@ -113,33 +117,34 @@ def dice(v, q, np):
 
 
 def draw(r, c, np):
-    """The entry on the ring: the seat being chosen blinks blue; how far, as a count
-    (orange forward, blue back; at 0 the seat to move blinks in that colour)."""
+    """The entry on the ring: the seat being chosen blinks blue; how far: it blinks the
+    way it moves (orange forward, blue back), and the count in that colour starts from
+    the light after it."""
     u = r.u
     m = u[_WHAT]
     n = r.S[_PLAYERS]
-    k = _BLUE | _FAST << 4
-    if m > _WHICH:
-        k = _BLUE if m == _BACKWARD else _ORANGE
-        if u[_COUNT]:
-            return count(u[_COUNT], c, np, k)
-        k |= _FAST << 4
     s = u[_SEAT]
     i = s * np // n if np >= n else s
+    k = _BLUE
+    if m > _WHICH:
+        k = _BLUE if m == _BACKWARD else _ORANGE
+        count(u[_COUNT], c, np, k, i)
     if i < np:
-        c[i] = k & 15
-        c[np + i] = k >> 4
+        c[i] = k
+        c[np + i] = _FAST
 
 
-def count(v, c, np, k):
-    """Count ``v`` on the ring: white tens, then units in colour ``k``; more than the
-    pixels: tens and units blink in turn. (Also in reveal.py: overlays never share RAM,
-    and a shared function would stay in the core's.)"""
+def count(v, c, np, k, at):
+    """Count ``v`` on the ring clockwise from the light after ``at`` (its seat's, which the
+    caller draws): white tens, then units in colour ``k``; more than the lights left:
+    tens and units blink in turn. (Also in reveal.py: overlays never share RAM, and a
+    shared function would stay in the core's.)"""
     a = v // 10
     b = v % 10
-    for i in range(np):
-        if a + b > np:
-            c[i] = (_WHITE if i < a else 0) | (k << 4 if i < b else 0)
+    for j in range(np - 1):
+        i = (at + 1 + j) % np
+        if a + b > np - 1:
+            c[i] = (_WHITE if j < a else 0) | (k << 4 if j < b else 0)
             c[np + i] = _SLOW  # (the tens, then the units)
-        elif i < a + b:
-            c[i] = _WHITE if i < a else k
+        elif j < a + b:
+            c[i] = _WHITE if j < a else k

@@ -211,8 +211,9 @@ OV_REVEAL = 1  # qiklaxon/reveal.py
 OV_ENTRY = 2  # qiklaxon/entry.py
 OV_OVER = 3  # qiklaxon/over.py
 OV_SAVE = 4  # qiklaxon/save.py
-OV_TIDY = 5  # more(): none loaded; those the state does not need dropped
-OVERLAYS = ("undo", "reveal", "entry", "over", "save")
+OV_SEATS = 5  # qiklaxon/seats.py (every seat's position shown)
+OV_TIDY = 6  # more(): none loaded; those the state does not need dropped
+OVERLAYS = ("undo", "reveal", "entry", "over", "save", "seats")
 OV_ROOM = 4096  # bytes free below which a load collects the garbage first (the Express)
 
 # What the firmware never uses of a library: a deploy leaves it out (deploy.py's
@@ -291,7 +292,8 @@ SEG = 18  # the sweep's segment
 LV = 19  # 19, 20: the level each button has reached while held (NONE: up)
 RAW = 21  # 21, 22: each button's last sample << 1 | its level taken
 CCW = 23  # the pixels are numbered counter-clockwise (seen from above, face up)
-DICE = 24  # the ring shows the roll (since t[DT]) until the next action
+DICE = 24  # the ring shows the roll (1) until the next action, or every position (2), since t[DT]
+SEATS_SHOWN = 2  # f[DICE] while every seat's position is shown (qiklaxon/seats.py)
 WOKE = 25  # the board woke from deep sleep on the Klaxon: that press counts
 SPAN = 26  # the Klaxon's contact has closed since it was last open GL ticks
 # Times (ticks) and numbers (Device.t, list)
@@ -316,6 +318,7 @@ KS = 17  # ... first seen closed, after GL ticks open
 GL = 18  # QK_GLITCH_MS + 1: ticks from the first closing to a klaxon
 TICKS = 0x1FFFFFFF  # ticks_ms() wraps at 2**29: (now + ms) & TICKS is ticks_add
 
+SEAT_STEPS = 20  # the positions shown: 128 ms steps a seat (2.56 s), its last 2 dark (seats.py)
 # Colours (a pixel's: colour | second colour << 4): Okabe-Ito, white, a dim grey, the red
 # die; device.py's draw() has their RGB in this order
 OFF = 0

@@ -86,20 +86,19 @@ def key(r, k):
 
 
 def draw(r, c, np):
-    """The end or a new game on the ring: the players sky; the first QM blinking white;
+    """The end or a new game on the ring: the new game's seats sky, on the lights it will
+    use; the first QM blinking white;
     at the end, the winners green blinking fast, the others grey."""
     u = r.u
     m = u[_WHAT]
     n = r.S[_PLAYERS]
-    if m == _NEW_PLAYERS:
-        for i in range(min(u[_COUNT], np)):
-            c[i] = _SKY
-        return
-    if m == _NEW_QM:
+    if m:  # the new game's seats, on the lights that game will use
         n = u[_COUNT]
     best = max(r.P[:n])
     for s in range(n):
-        if m:
+        if m == _NEW_PLAYERS:
+            k = _SKY
+        elif m:
             k = _WHITE | _FAST << 4 if s == u[_SEAT] else _GREY
         else:
             k = _GREEN | _FAST << 4 if r.P[s] == best else _GREY

@@ -43,6 +43,8 @@ _TAKEN = const(1)
 _UNDONE = const(2)
 _DONE = const(3)
 _WHITE = const(1)
+_VERMILLION = const(5)
+_SKY = const(6)
 _ORANGE = const(7)
 _SLOW = const(1)
 _FAST = const(2)
@@ -141,18 +143,21 @@ def outcome(r):
 
 
 def draw(r, c, np):
-    """The Klaxon penalty on the ring, as entry.py's count(); at 0, the seat blinks
-    orange."""
+    """The Klaxon penalty on the ring, as entry.py's count(), from the light after the
+    party's, which keeps blinking its colour (the challenger vermillion, the challenged
+    sky)."""
     a = r.u[_COUNT] // 10
     b = r.u[_COUNT] % 10
     s = r.u[_SEAT]
     n = r.S[_PLAYERS]
-    for i in range(np):
-        if a + b > np:
-            c[i] = (_WHITE if i < a else 0) | (_ORANGE << 4 if i < b else 0)
+    at = s * np // n if np >= n else s
+    for j in range(np - 1):
+        i = (at + 1 + j) % np
+        if a + b > np - 1:
+            c[i] = (_WHITE if j < a else 0) | (_ORANGE << 4 if j < b else 0)
             c[np + i] = _SLOW  # (the tens, then the units)
-        elif i < a + b:
-            c[i] = _WHITE if i < a else _ORANGE
-        elif not a + b and i == (s * np // n if np >= n else s):
-            c[i] = _ORANGE
-            c[np + i] = _FAST
+        elif j < a + b:
+            c[i] = _WHITE if j < a else _ORANGE
+    if at < np:
+        c[at] = _VERMILLION if s == r.S[_CHALLENGER] else _SKY
+        c[np + at] = _FAST if s == r.S[_CHALLENGER] else _SLOW
