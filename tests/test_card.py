@@ -15,6 +15,7 @@ from qiklaxon import layout  # noqa: E402  (the slots' names)
 # change without this changing fails here, which is the point.
 EVENTS = {
     "refused": None,
+    card.POSITIONS_CELL: None,  # a buzz, and the ring shows every position (checked below)
     "challenge the last answer": ("klaxon", {"challenger": 2, "challenged": 1}),
     "roll the dice": ("roll", {}),
     "miss a go": ("miss_go", {}),
@@ -128,6 +129,8 @@ def check(moment, press, records, sim):
     assert sounds and sounds[0] == SOUND_OF[sound], (moment, press, records)
     if want is None:
         assert [n for n, _ in events] in ([], ["refused"]), (moment, press, events)
+        shown = sim.device.f[layout.DICE] == layout.SEATS_SHOWN
+        assert shown == (words(cell) == card.POSITIONS_CELL), (moment, press)
         return
     name, fields = want
     if name is None:
@@ -246,13 +249,14 @@ def test_the_scripts_holds_are_the_cards():
 
 
 def test_the_printed_card_and_its_text_are_what_the_tables_make():
-    """docs/card.svg and docs/card.md are tools/card.py's, and the README's Play section is
+    """docs/card-*.svg and docs/card.md are tools/card.py's, and the README's Play section is
     the card as text, between its markers."""
     import os
 
     from harness import ROOT
 
-    for name, made in (("card.svg", card.svg()), ("card.md", card.markdown())):
+    for name, made in (("card-front.svg", card.svg_front()), ("card-back.svg", card.svg_back()),
+                       ("card-notes.svg", card.svg_notes()), ("card.md", card.markdown())):
         with open(os.path.join(ROOT, "docs", name), encoding="utf-8") as f:
             assert f.read() == made, name
     with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as f:
@@ -261,7 +265,7 @@ def test_the_printed_card_and_its_text_are_what_the_tables_make():
 
 
 def test_the_card_speaks_of_no_console_and_names_every_moment_and_press():
-    text = card.markdown() + card.svg()
+    text = card.markdown() + card.svg_front() + card.svg_back() + card.svg_notes()
     for word in ("console", "serial", "settings.toml"):
         assert word not in text.lower(), word
     for name, _, cells in card.MOMENTS:
@@ -283,3 +287,50 @@ def test_a_game_set_up_before_its_first_question_is_the_game_played():
     assert table.sim.named("ask")[-1][1] == {"qm": 2} and table.sim.game.answering == 3
     table.go("B held", "B held")  # the question, then the set-up taken back
     assert (table.sim.game.players, table.sim.game.qm) == (4, 0)
+
+
+# Each side's smallest type, printed (issue 31: a card read at arm's length): the front
+# 10 pt, the back and the notes 8 pt, on letter and on A4 ("fit to page": 0.973)
+LEAST_PT = {"card-front.svg": 10, "card-back.svg": 8, "card-notes.svg": 8}
+
+
+@pytest.mark.parametrize("name", sorted(LEAST_PT))
+def test_each_side_prints_its_smallest_type_at_least_at_its_size(name):
+    import os
+    import re
+
+    from harness import ROOT
+
+    with open(os.path.join(ROOT, "docs", name), encoding="utf-8") as f:
+        svg = f.read()
+    w_in, h_in = (float(x) for x in re.search(r'width="([\d.]+)in" height="([\d.]+)in"',
+                                              svg).groups())
+    vb_w = float(re.search(r'viewBox="0 0 ([\d.]+) ', svg).group(1))
+    a4 = (8.27, 11.69) if h_in > w_in else (11.69, 8.27)
+    scale = min(1, a4[0] / w_in, a4[1] / h_in)  # letter as printed on A4, fit to page
+    sizes = [float(x) for x in re.findall(r'font-size="([\d.]+)"', svg)]
+    assert sizes and "scale(" not in re.sub(r"<g [^>]*>(?:(?!</g>).)*</g>", "", svg, flags=re.S)
+    least = min(sizes) * w_in * 72 / vb_w * scale
+    assert least >= LEAST_PT[name], (name, least)
+
+
+def test_the_card_uses_every_mark_it_defines():
+    """The sounds' marks the card explains are the ones its cells carry ("(tick)" went)."""
+    text = card.markdown()
+    assert "(tick)" not in text
+    used = {card._sound_mark(c[1]).strip() for _, _, cells in card.MOMENTS
+            for c in cells.values()} - {""}
+    line = [x for x in text.split("\n") if x.startswith("Sounds: ")][0]
+    assert {m for m in ("✗", "↑", "↓") if m in line} == used
+
+
+def test_the_ring_pictures_are_where_the_device_lights_each_seat():
+    """The card's which-light-is-whose, for 2 to 10 players, is the device's: a game of n
+    with seat s its QM lights the light the picture gives seat s (a Pico strip of 10,
+    numbered clockwise from seat 0's light, as the pictures are)."""
+    for n in range(2, 11):
+        for s in range(n):
+            sim = Sim("QK_PIXELS = 10\n", board_name="pico", players=n, qm=s)
+            sim.run_until_ms(100)
+            lit = [i for i, c in enumerate(sim.ring()) if c == "white"]
+            assert [card.whose(n)[i] for i in lit] == [s], (n, s, lit)

@@ -1,8 +1,12 @@
 #!/usr/bin/env python3
-"""The table card: what a Question Master holds at the table, as one page (host-only).
+"""The table card: what a Question Master holds at the table (host-only): a sheet's front
+(one question step by step, the ring's colours, the sounds: type 10 pt and more printed)
+and back (every press at every moment, which light is whose: 8 pt and more), and a
+second sheet of notes.
 
-    python3 tools/card.py            # writes docs/card.svg and docs/card.md
-    python3 tools/card.py --check    # exit 1 if either differs from what it makes
+    python3 tools/card.py            # writes docs/card-front.svg, card-back.svg,
+                                     # card-notes.svg, card.md and the README's copy
+    python3 tools/card.py --check    # exit 1 if any differs from what it makes
 
 Everything a table needs and nothing about a console: how to read the ring,
 every press in every moment of the game with its hold time and the sound it
@@ -100,11 +104,12 @@ PREVIEW_SET_UP = (layout.WHITE, layout.FAST)  # B held long where it sets up or 
 # ------------------------------------------------------------------------ the moments
 # Each moment of the game: (its name, what the ring shows then, {press: (what the press
 # does, its sound)}). Sounds: klaxon, denied (a buzz), blip, done, undone.
+POSITIONS_CELL = "every position, in turn"  # (a buzz: the game does not change)
 AS_TAP = "(as a tap)"
 AS_HELD = "(as A held)"
 MOMENTS = (
-    ("Between questions", "the QM white; nothing blinks (a roll: the dice)", {
-        "Klaxon": ("refused", "denied"),
+    ("Between questions", "the QM white; nothing blinks (a roll: the dice, blinking)", {
+        "Klaxon": (POSITIONS_CELL, "denied"),
         "A": ("roll the dice", "done"),
         "A held": ("miss a go", "done"),
         "A held long": ("move a piece", "blip"),
@@ -130,7 +135,7 @@ MOMENTS = (
         "B held": ("undo a mark", "undone"),
         "B held long": ("end the game", "done"),
     }),
-    ("A Klaxon penalty", "the count; at 0 the wrong party's light blinks orange", {
+    ("A Klaxon penalty", "the party's light blinks its colour; the count after it", {
          "Klaxon": ("refused", "denied"),
          "A": ("+1", "blip"),
          "A held": ("+10", "blip"),
@@ -148,7 +153,7 @@ MOMENTS = (
         "B held": ("no move", "undone"),
         "B held long": ("end the game", "done"),
     }),
-    ("How far", "the count; at 0 the seat blinks", {
+    ("How far", "the piece's light blinks; the count after it", {
         "Klaxon": ("refused", "denied"),
         "A": ("+1", "blip"),
         "A held": ("+10", "blip"),
@@ -157,7 +162,7 @@ MOMENTS = (
         "B held": ("one less (at 0: the seat again)", "undone"),
         "B held long": ("end the game", "done"),
     }),
-    ("A game's players", "that many sky-blue lights", {
+    ("A game's players", "that many sky-blue lights: the new game's seats", {
         "Klaxon": ("refused", "denied"),
         "A": ("one more", "blip"),
         "A held": ("one more " + AS_TAP, "blip"),
@@ -166,7 +171,7 @@ MOMENTS = (
         "B held": ("one fewer (at 2: leave)", "undone"),
         "B held long": ("leave the set-up", "undone"),
     }),
-    ("Its first QM", "that seat blinks white fast, the others grey", {
+    ("Its first QM", "that seat blinks white fast, the new game's others grey", {
         "Klaxon": ("refused", "denied"),
         "A": ("next seat", "blip"),
         "A held": ("next seat " + AS_TAP, "blip"),
@@ -176,7 +181,7 @@ MOMENTS = (
         "B held long": ("leave the set-up", "undone"),
     }),
     ("Game over", "the winners blink green, the others grey", {
-        "Klaxon": ("refused", "denied"),
+        "Klaxon": (POSITIONS_CELL, "denied"),
         "A": ("refused", "denied"),
         "A held": ("refused " + AS_TAP, "denied"),
         "A held long": ("refused " + AS_TAP, "denied"),
@@ -193,9 +198,9 @@ FIRST = ("Before a game's first question the Klaxon is a try: it sounds and flas
          "counts for nothing; %(B held long)s sets up the game (players, first QM) "
          "instead of ending it.")
 SEATS = ("Seats go clockwise, as the lights do: seat 0 is the light just left of the USB "
-         "socket (11 o'clock, the socket at the top; on a strip, its first light). Fewer players than lights spread out: seat s is "
-         "light s × lights ÷ players, rounded down (4 players on 10 lights: 0, 2, 5, 7); "
-         "seats past the last light are not shown.")
+         "socket (11 o'clock, the socket at the top; on a strip, its first light). Fewer "
+         "players than lights: the pictures show which light is whose; setting up a game, "
+         "the ring shows the new game's seats. Seats past a short strip's end are not shown.")
 KLAXON = ("Slamming the Klaxon on your turn challenges the last answer given (passes "
           "skipped) and is your answer: the answering ends there (the rest have passed) and "
           "the reveal begins. Do not press A for it.")
@@ -207,17 +212,22 @@ REVEAL = ("The reveal marks the answers in the order they were given, from the Q
           "mark: the question ends at the last pass and the dice pass left. %(B held)s: one "
           "step back (the last mark off, a party's penalty back into its count; none marked: "
           "the Klaxon undone). Undo after a reveal reopens it.")
-COUNTS = ("A count shows white lights for tens, then orange for units (moving a piece back: blue "
-          "units), from seat 0's light clockwise; the seats are not shown meanwhile (one "
-          "white light is 10, not the QM). When tens and units are more than the lights, "
-          "they blink in turn. It goes up to 99 (players: 10); past that, a buzz. "
-          "%(B held)s takes one off; at its least, it goes back a step. Choosing a game's "
-          "first QM, count seats clockwise from seat 0.")
+COUNTS = ("Whose count it is keeps blinking: a penalty's party in its colour (the challenger "
+          "vermillion, the challenged sky blue), a piece to move orange (forward) or blue "
+          "(back). From the light after it, clockwise: white lights for tens, then orange "
+          "units (moving back: blue). More than the lights: tens and units blink in turn. "
+          "Up to 99; past that, a buzz. %(B held)s takes one off; at 0, a step back.")
+POSITIONS = ("Between questions or after the game, slam the Klaxon (a buzz: nothing changes): "
+             "every seat in turn, from seat 0, 2½ s each. The seat's light blinks yellow "
+             "(vermillion: below 0); from the light after it, clockwise, green lights are "
+             "hundreds, white tens, orange units (blue thousands): yellow, 2 white, 7 orange "
+             "is 27; vermillion, 1 white, 2 orange is -12; no lights, 0. More than the "
+             "lights: each colour in turn. Wrong on the board? %(A held long)s.")
 ROLL = ("A roll shows the dice one at a time, red, then white, then blue, as that many "
-        "lights clockwise from seat 0, a second each, round again until the next press: "
-        "red 5, white 6, blue 1 is question 561. The QM's piece moves forward by the white "
-        "die at the roll, whatever the question brings. Real dice: %(A held long)s, move a "
-        "piece.")
+        "lights clockwise from seat 0, blinking, a second each, round again until the next "
+        "press: red 5, white 6, blue 1 is question 561. The QM's piece moves forward by the "
+        "white die at the roll. A roll-again square: tap A again. Real dice or a chance "
+        "card's move: %(A held long)s, move a piece.")
 BUZZ = ("A buzz changes nothing. The Klaxon buzzes when nobody has answered yet (you may "
         "still answer or pass), when it is not an answering turn, once a question has had "
         "its Klaxon, and after the game. A or B buzz when the press means nothing now, past "
@@ -225,8 +235,8 @@ BUZZ = ("A buzz changes nothing. The Klaxon buzzes when nobody has answered yet 
 FAULTS = ("Purple while the Klaxon is held down (%(stuck)s s or more): it is stuck (its "
           "wiring, or something on it); A and B still work, and the ring comes back when "
           "it is let go. Purple 2 s at power-on: a setting was wrong or the saved game "
-          "lost (the console says which); every button works. Purple while A and B buzz: "
-          "the referee failed; in 5 s the game is back as it was.")
+          "lost (docs/troubleshooting.md says what to check); every button works. Purple "
+          "while A and B buzz: the referee failed; in 5 s the game is back as it was.")
 HOLDS = ("Hold a button and the ring shows what letting go will do; let go when it shows "
          "what you want. A press let go before the ring changes (%(step)s) is a tap. "
          "Another press while you hold (the Klaxon too) calls the hold off: it does "
@@ -240,9 +250,39 @@ LED = ("The Pico's LED alone flashes with the klaxon and each chime and blinks t
        "Held: slow blinks from %(step)s, fast from twice that.")
 SLEEP = ("Untouched for 15 minutes a Bluefruit or a Pico sleeps, dark: only the Klaxon "
          "wakes it, and that slam counts. The game is kept.")
+END = ("A piece on GAME ENDS: %(B held long)s, end the game: the winners blink green. "
+       "Then %(B held long)s again sets up a new one.")
 NOTES = (("Before the first question", FIRST), ("The Klaxon", KLAXON), ("The reveal", REVEAL),
-         ("Counts", COUNTS), ("The roll", ROLL), ("A buzz", BUZZ), ("Faults", FAULTS), ("One button", ONE),
-         ("Only an LED (a Pico)", LED), ("Sleep", SLEEP))
+         ("Counts", COUNTS), ("Every position", POSITIONS), ("The roll", ROLL),
+         ("A buzz", BUZZ), ("Faults", FAULTS), ("One button", ONE),
+         ("Only an LED (a Pico)", LED), ("Sleep", SLEEP), ("The end", END))
+# The front: one question in a few big steps (who presses what), each (head, text)
+WHO = "The Question Master (QM) presses A and B; the players press the Klaxon."
+STEPS = (
+    ("Roll", "The QM taps A. The dice show one at a time, blinking: red, white, blue, as "
+             "that many lights from seat 0 (red 5, white 6, blue 1: question 561). The "
+             "QM's piece moves by the white die. Roll again: tap A again. Miss a go: "
+             "%(A held)s. A chance card or real dice: %(A held long)s, move a piece."),
+    ("Ask", "The QM taps B and reads the question. The player on the QM's left blinks "
+            "yellow: their turn."),
+    ("Answer, pass or Klaxon", "Each in turn, clockwise: an answer, the QM taps A; a pass, "
+                               "B. Think the last answer was wrong? Slam the Klaxon on "
+                               "your turn and give yours: the answering ends."),
+    ("Mark", "The answer to mark blinks yellow fast: the QM taps A if right (forward 3), "
+             "B if wrong. The challenger blinks vermillion, the challenged sky blue."),
+    ("Klaxon penalty", "The challenger or the challenged wrong: their light keeps "
+                       "blinking; tap A once a square (%(A held)s: ten), then B. No "
+                       "penalty in the booklet: just B."),
+    ("Pass the dice", "The white light moves one seat left: the next QM rolls. A piece on "
+                      "GAME ENDS: %(B held long)s, end the game."),
+)
+FRONT_NOTES = (
+    ("Check the board", "Between questions, slam the Klaxon: each seat's light blinks in "
+                        "turn (vermillion: below 0), its square beside it: green 100s, "
+                        "white 10s, orange 1s. Wrong? %(A held long)s: move a piece."),
+    ("A mistake", "%(B held)s: undo, one step at a time. Hold a button and the ring shows "
+                  "what letting go will do."),
+)
 # How to open the scoreboard (docs/scoreboard.md), any build: one line, beside the card's title
 # (the notes fill the page)
 SCREEN, SCREEN_RUN = "The whole game on a screen", "python3 tools/dev.py web"
@@ -271,22 +311,51 @@ def rows(long_ms=LONG_MS):
 
 
 # --------------------------------------------------------------------- the card as text
+def place(s, n, np=10):
+    """The place round the ring (clockwise from seat 0's light) of seat ``s`` of ``n``:
+    hardware/device.py's render() (tests/test_card.py holds the pictures to the device)."""
+    return s * np // n if np >= n else s
+
+
+def whose(n, np=10):
+    """Which light is whose for ``n`` players: one entry a light, the seat or None."""
+    out = [None] * np
+    for s in range(n):
+        if place(s, n, np) < np:
+            out[place(s, n, np)] = s
+    return out
+
+
 def markdown(long_ms=LONG_MS):
     """The card as Markdown (docs/card.md, and the README's Play section)."""
     out = ["<!-- made by tools/card.py from the firmware's tables: edit there, not here -->",
-           "", "### The ring", ""]
+           "", "### One question, step by step", "", WHO, ""]
+    for i, (head, text) in enumerate(STEPS):
+        out.append("%d. **%s.** %s" % (i + 1, head, note(text, long_ms)))
+    out.append("")
+    for head, text in FRONT_NOTES:
+        out += ["**%s.** %s" % (head, note(text, long_ms)), ""]
+    out += ["### The ring", ""]
     for colour, pattern, text in LEGEND:
         out.append("- **%s**%s: %s" % (COLOURS[colour], " " + PATTERNS[pattern] if pattern
                                        else "", text))
-    out += ["", SEATS, "", "### Every press, at every moment", ""]
+    out += ["", SEATS, "", "### Which light is whose", "",
+            "Lights clockwise from seat 0's (0 to 9); the seat each shows (· none):", "",
+            "| players | " + " | ".join(str(i) for i in range(10)) + " |",
+            "| --- " * 11 + "|"]
+    for n in range(2, 11):
+        out.append("| %d | " % n + " | ".join("·" if w is None else str(w)
+                                              for w in whose(n)) + " |")
+    out += ["", "### Every press, at every moment", ""]
     heads = ["the ring shows"] + [press_label(p, long_ms) for p in PRESSES]
     out.append("| moment | " + " | ".join(heads) + " |")
     out.append("| --- " * (len(heads) + 1) + "|")
     for name, shows, cells in MOMENTS:
         out.append("| **%s** | %s | " % (name, shows) + " | ".join(
             "%s%s" % (cells[p][0], _sound_mark(cells[p][1])) for p in PRESSES) + " |")
-    out += ["", "Sounds: " + "; ".join("%s%s = %s" % (_sound_mark(k).strip() or "(tick)", "", v)
-                                       for k, v in SOUNDS.items() if k != "klaxon") + ".",
+    out += ["", "Sounds: " + "; ".join("%s = %s" % (_sound_mark(k).strip(), v)
+                                       for k, v in SOUNDS.items() if _sound_mark(k)) +
+            "; no mark: %s." % SOUNDS["blip"],
             "", note(HOLDS, long_ms) + " While held: " + "; ".join(
                 "%s %s%s" % (press_label(p, long_ms), COLOURS[c], " (white where it sets up a "
                                                                  "game or leaves its set-up)"
@@ -309,9 +378,14 @@ def _sound_mark(sound):
 
 
 # ----------------------------------------------------------------------- the card as SVG
-W, H = 816, 1056  # US letter at 96 px an inch (prints on A4 too, scaled to fit)
-NOTE_SIZE = 9  # the notes' type (px): legible printed, and the card stays one page
-INK, FAINT, PAPER = "#000", "#555", "#fff"
+# Two sides, each a US letter page at 96 px an inch (A4 prints it scaled to fit, 0.973):
+# the front portrait, the back landscape. Type in px; printed, a px is 0.75 pt (on A4
+# 0.73 pt): the front's smallest 14 px is 10.2 pt on A4, the back's 11 px 8.03 pt.
+PAGE_IN = (8.5, 11)
+FRONT_SIZE = 14  # the front's smallest type (px)
+BACK_SIZE = 11  # the back's
+NOTES_SIZE = 12.5  # the notes' sheet's (9.1 pt on A4)
+INK, FAINT, PAPER = "#000", "#444", "#fff"
 
 
 def _esc(text):
@@ -320,8 +394,8 @@ def _esc(text):
 
 def _wrap(text, width, size):
     """``text`` in lines of at most ``width`` px at font ``size`` (a sans-serif's mean
-    letter is about 0.53 em wide: a safe guess for the printed page)."""
-    most = max(4, int(width / (size * 0.53)))
+    letter is about 0.53 em wide, DejaVu Sans's 0.55: a safe guess for the printed page)."""
+    most = max(4, int(width / (size * 0.55)))
     lines = []
     for word in text.split():
         if lines and len(lines[-1]) + 1 + len(word) <= most:
@@ -362,9 +436,13 @@ def _swatch(out, x, y, colour, pattern, r=6):
                        x, y, r + 3, INK, "2,2" if pattern == layout.FAST else "5,3"))
 
 
-def _sound_glyph(out, x, y, sound):
+def _sound_glyph(out, x, y, sound, big=False):
     """The sound's mark, drawn (not a font's glyph): a cross for the buzz, an arrow up for
-    the rising chime, down for the falling one, a dot for the blip, a horn for the klaxon."""
+    the rising chime, down for the falling one, a dot for the blip, a horn for the klaxon
+    (``big``: half as big again)."""
+    if big:
+        out.append('<g transform="translate(%.1f %.1f) scale(1.5) translate(%.1f %.1f)">'
+                   % (x, y, -x, -y))
     if sound == "denied":
         out.append('<path d="M%.1f %.1fl6 6m0 -6l-6 6" stroke="%s" stroke-width="1.6"/>'
                    % (x - 3, y - 3, INK))
@@ -376,104 +454,188 @@ def _sound_glyph(out, x, y, sound):
         out.append('<circle cx="%.1f" cy="%.1f" r="1.8" fill="%s"/>' % (x, y, INK))
     else:  # the klaxon
         out.append('<path d="M%.1f %.1fh3l5 -3v8l-5 -3h-3z" fill="%s"/>' % (x - 4, y - 1, INK))
+    if big:
+        out.append("</g>")
 
 
-def svg(long_ms=LONG_MS):
-    """The card as one printable page (docs/card.svg)."""
-    out = ['<svg xmlns="http://www.w3.org/2000/svg" width="8.5in" height="11in" '
-           'viewBox="0 0 %d %d" font-family="Helvetica, Arial, sans-serif">' % (W, H),
-           '<rect width="100%%" height="100%%" fill="%s"/>' % PAPER]
-    m = 30  # the margin
-    title = "QI Klaxon: the table card"
-    _text(out, m, m + 16, title, size=20, bold=True)
-    _text(out, W - m, m + 3, "keep it by the Question Master", size=10, colour=FAINT,
-          anchor="end")
-    room = W - 2 * m - len(title) * 20 * 0.6 - 20  # beside the title (bold: 0.6 em a letter)
-    screen = "%s: %s, then Connect a board" % (SCREEN, SCREEN_RUN)
-    if len(_wrap(screen, room, 10.5)) > 1:
-        raise ValueError("the scoreboard's line is longer than the room beside the title")
-    _text(out, W - m, m + 16, screen, size=10.5, anchor="end")
-    # the ring, left; the sounds and holds, right
-    y0 = m + 40
-    _text(out, m, y0, "The ring: one light a seat", size=12, bold=True)
-    y = y0 + 18
+def _page(landscape=False):
+    w, h = PAGE_IN[::-1] if landscape else PAGE_IN
+    return ['<svg xmlns="http://www.w3.org/2000/svg" width="%gin" height="%gin" '
+            'viewBox="0 0 %d %d" font-family="Helvetica, Arial, sans-serif">' % (
+                w, h, w * 96, h * 96), '<rect width="100%%" height="100%%" fill="%s"/>' % PAPER
+            ], w * 96, h * 96
+
+
+def _fits(bottom, h, side):
+    if bottom > h - 14:  # (tests/test_card.py: each side is one page)
+        raise ValueError("the card's %s runs %d px past its page: shorten it" % (
+            side, bottom - h + 14))
+
+
+def svg_front(long_ms=LONG_MS):
+    """The card's front (docs/card-front.svg): one question in a few big steps, who presses
+    what, checking the board, a mistake, and the ring's colours and the sounds."""
+    out, W, H = _page()
+    m = 34
+    size = FRONT_SIZE
+    _text(out, m, m + 20, "QI Klaxon: one question, step by step", size=26, bold=True)
+    y = _text(out, m, m + 48, WHO, size=17, bold=True) + 4
+    for i, (head, text) in enumerate(STEPS):
+        out.append('<circle cx="%d" cy="%.1f" r="13" fill="%s"/>' % (m + 13, y - 1, INK))
+        _text(out, m + 13, y + 5, str(i + 1), size=17, bold=True, colour=PAPER,
+              anchor="middle")
+        _text(out, m + 36, y + 5, head, size=18, bold=True)
+        y = _text(out, m + 36, y + 24, note(text, long_ms), size=size + 1,
+                  width=W - 2 * m - 36) + 6
+    for head, text in FRONT_NOTES:
+        _text(out, m, y + 8, head, size=17, bold=True)
+        y = _text(out, m, y + 28, note(text, long_ms), size=size + 1, width=W - 2 * m) + 6
+    y += 4
+    out.append('<line x1="%d" y1="%.1f" x2="%d" y2="%.1f" stroke="%s"/>' % (m, y, W - m, y,
+                                                                          FAINT))
+    y0 = y + 26
+    _text(out, m, y0, "The ring: one light a seat", size=17, bold=True)
+    y = y0 + 24
+    half = W / 2 + 20
     for colour, pattern, text in LEGEND:
-        _swatch(out, m + 10, y - 4, colour, pattern)
+        _swatch(out, m + 9, y - 5, colour, pattern, r=7)
         name = COLOURS[colour] + (", " + PATTERNS[pattern] if pattern else "")
-        y = _text(out, m + 26, y, "%s: %s" % (name, text), size=10.5,
-                  width=W / 2 - m - 40) + 3
-    y = _text(out, m, y + 4, SEATS, size=10, width=W / 2 - m - 20, colour=FAINT)
-    left_end = y
-    x1 = W / 2 + 10
-    _text(out, x1, y0, "The sounds", size=12, bold=True)
-    y = y0 + 18
+        y = _text(out, m + 26, y, "%s: %s" % (name, text.replace(" (below)", "")), size=size,
+                  width=half - m - 46) + 3
+    left = y
+    _text(out, half, y0, "The sounds", size=17, bold=True)
+    y = y0 + 24
     for sound in ("klaxon", "denied", "blip", "done", "undone"):
-        _sound_glyph(out, x1 + 8, y - 4, sound)
+        _sound_glyph(out, half + 8, y - 5, sound, big=True)
         flash = FLASHES.get(sound)
         words = SOUNDS[sound] + ("; the ring flashes %s" % COLOURS[flash[0]] if flash and
                                  sound != "klaxon" else "")
-        y = _text(out, x1 + 22, y, words, size=10.5, width=W - m - x1 - 22) + 3
-    y += 6
-    _text(out, x1, y, "Holding a button", size=12, bold=True)
-    y = _text(out, x1, y + 16, note(HOLDS, long_ms), size=10, width=W - m - x1,
-              colour=FAINT) + 4
-    for press, colour, pattern in PREVIEWS:
-        _swatch(out, x1 + 10, y, colour, pattern, r=5)
-        _text(out, x1 + 26, y + 4, "%s: %s" % (press_label(press, long_ms),
-                                               COLOURS[colour]) + (
-            "; white where it sets up a game or leaves its set-up" if press == "B held long"
-            else ""), size=10)
-        y += 16
-    # the table: every press at every moment
-    y = max(left_end, y) + 14
-    _text(out, m, y, "Every press, at every moment", size=12, bold=True)
-    y += 8
-    cols = [148] + [(W - 2 * m - 148) / len(PRESSES)] * len(PRESSES)
+        y = _text(out, half + 26, y, words, size=size, width=W - m - half - 26) + 4
+    y = _text(out, half, y + 10, "Every press, which light is whose, faults: over the page.",
+              size=size, width=W - m - half, colour=FAINT)
+    _fits(max(y, left), H, "front")
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+def _ring_picture(out, cx, cy, n, r=26):
+    """A ring of 10 lights seen face up, seat 0's light at 11 o'clock, the seats of ``n``
+    players numbered on their lights, the other lights hollow."""
+    import math
+
+    _text(out, cx, cy - r - 12, "%d players" % n, size=BACK_SIZE, bold=True, anchor="middle")
+    for i, w in enumerate(whose(n)):
+        a = math.radians(-108 + 36 * i)  # 11 o'clock first, clockwise (the card's legend)
+        x, y = cx + r * math.cos(a), cy + r * math.sin(a)
+        out.append('<circle cx="%.1f" cy="%.1f" r="8" fill="%s" stroke="%s" stroke-width="1"/>'
+                   % (x, y, INK if w is not None else PAPER, INK))
+        if w is not None:
+            _text(out, x, y + 4, str(w), size=BACK_SIZE, bold=True, colour=PAPER,
+                  anchor="middle")
+
+
+def svg_back(long_ms=LONG_MS):
+    """The card's back (docs/card-back.svg): every press at every moment, which light is
+    whose for 2 to 10 players, and the notes."""
+    out, W, H = _page(landscape=True)
+    m = 24
+    size = BACK_SIZE
+    _text(out, m, m + 12, "QI Klaxon: every press, at every moment", size=18, bold=True)
+    room = W - 2 * m - 420
+    screen = "%s: %s, then Connect a board" % (SCREEN, SCREEN_RUN)
+    if len(_wrap(screen, room, size)) > 1:
+        raise ValueError("the scoreboard's line is longer than the room beside the title")
+    _text(out, W - m, m + 12, screen, size=size, anchor="end", colour=FAINT)
+    y = m + 24
+    cols = [150] + [(W - 2 * m - 150) / len(PRESSES)] * len(PRESSES)
     xs = [m]
     for c in cols[:-1]:
         xs.append(xs[-1] + c)
-    out.append('<rect x="%d" y="%.1f" width="%d" height="20" fill="#ddd"/>' % (m, y, W - 2 * m))
-    for i, head in enumerate(["moment: the ring shows"] + [press_label(p, long_ms)
-                                                          for p in PRESSES]):
-        _text(out, xs[i] + 4, y + 14, head, size=10, bold=True)
-    y += 20
+    out.append('<rect x="%d" y="%.1f" width="%d" height="19" fill="#ddd"/>' % (m, y, W - 2 * m))
+    for i, head in enumerate(["moment: the ring"] + [press_label(p, long_ms)
+                                                    for p in PRESSES]):
+        _text(out, xs[i] + 4, y + 14, head, size=size, bold=True)
+    y += 19
+    lead = size * 1.15
     for name, shows, cells in MOMENTS:
-        lines = [_wrap(name, cols[0] - 8, 10) + _wrap(shows, cols[0] - 8, 9)]
+        lines = [_wrap(name, cols[0] - 8, size) + _wrap(shows, cols[0] - 8, size)]
         for p in PRESSES:
-            lines.append(_wrap(cells[p][0], cols[1] - 16, 9.5))
-        h = max(len(lines[0]) * 11, max(len(c) for c in lines[1:]) * 11.4) + 6
+            lines.append(_wrap(cells[p][0], cols[1] - 18, size))
+        h = max(len(c) for c in lines) * lead + 5
         out.append('<line x1="%d" y1="%.1f" x2="%d" y2="%.1f" stroke="%s" stroke-width="0.6"/>'
                    % (m, y, W - m, y, FAINT))
-        yy = _text(out, xs[0] + 4, y + 12, name, size=10, bold=True, width=cols[0] - 8)
-        _text(out, xs[0] + 4, yy, shows, size=9, width=cols[0] - 8, colour=FAINT)
+        yy = _text(out, xs[0] + 4, y + size, name, size=size, bold=True, width=cols[0] - 8,
+                   leading=1.15)
+        _text(out, xs[0] + 4, yy, shows, size=size, width=cols[0] - 8, colour=FAINT,
+              leading=1.15)
         for i, p in enumerate(PRESSES):
             words, sound = cells[p]
-            _sound_glyph(out, xs[i + 1] + 7, y + 9, sound)
-            _text(out, xs[i + 1] + 15, y + 12, words, size=9.5, width=cols[i + 1] - 16,
-                  colour=FAINT if words == "refused" or words.startswith("refused ") else INK)
+            _sound_glyph(out, xs[i + 1] + 7, y + size - 4, sound)
+            _text(out, xs[i + 1] + 16, y + size, words, size=size, width=cols[i + 1] - 18,
+                  colour=FAINT if words == "refused" or words.startswith("refused ") else INK,
+                  leading=1.15)
         y += h
     out.append('<line x1="%d" y1="%.1f" x2="%d" y2="%.1f" stroke="%s" stroke-width="0.6"/>'
                % (m, y, W - m, y, FAINT))
-    # the notes, in two columns
-    y += 16
-    notes = [(head, note(text, long_ms)) for head, text in NOTES]
-    colw = (W - 2 * m - 20) / 2
+    y = _text(out, m, y + size + 2, "Sounds: " + "; ".join(
+        "%s %s" % (_sound_mark(k).strip(), v) for k, v in SOUNDS.items() if _sound_mark(k)) +
+        "; no mark: %s. While held: " % SOUNDS["blip"] + "; ".join(
+            "%s %s" % (press_label(p, long_ms), COLOURS[c]) for p, c, _ in PREVIEWS) +
+        " (white where it sets up or leaves a game). Every note: the card's second sheet.",
+        size=size, width=W - 2 * m,
+        leading=1.15)
+    # which light is whose: a ring a player count
+    y += 26
+    step = (W - 2 * m) / 9
+    for k, n in enumerate(range(2, 11)):
+        _ring_picture(out, m + step * (k + 0.5), y + 26, n)
+    y += 72
+    # the notes a table needs most, in three columns; every note: the second sheet
+    notes = [(head, note(text, long_ms)) for head, text in (
+        ("Holding a button", HOLDS), ("Counts", COUNTS), ("Every position", POSITIONS))]
+    gap = 14
+    colw = (W - 2 * m - 2 * gap) / 3
+
+    i, j = 1, 2  # (one note a column)
+    bottom = y
+    for col, chunk in enumerate((notes[:i], notes[i:j], notes[j:])):
+        x = m + col * (colw + gap)
+        yy = y
+        for head, text in chunk:
+            _text(out, x, yy, head, size=size + 0.5, bold=True)
+            yy = _text(out, x, yy + size * 1.3, text, size=size, width=colw, leading=1.15) + 4
+        bottom = max(bottom, yy)
+    _fits(bottom, H, "back")
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+def svg_notes(long_ms=LONG_MS):
+    """The card's second sheet (docs/card-notes.svg): every note, in two columns."""
+    out, W, H = _page()
+    m = 30
+    size = NOTES_SIZE
+    _text(out, m, m + 14, "QI Klaxon: the card's notes", size=20, bold=True)
+    y = m + 40
+    notes = [(head, note(text, long_ms)) for head, text in
+             [("Holding a button", HOLDS), ("Seats", SEATS)] + list(NOTES)]
+    gap = 20
+    colw = (W - 2 * m - gap) / 2
 
     def height(chunk):
-        return sum(14 + len(_wrap(text, colw, NOTE_SIZE)) * NOTE_SIZE * 1.2 + 6
+        return sum(size * 1.4 + len(_wrap(text, colw, size)) * size * 1.2 + 8
                    for _, text in chunk)
 
     half = min(range(1, len(notes)), key=lambda i: max(height(notes[:i]), height(notes[i:])))
     bottom = y
     for col, chunk in enumerate((notes[:half], notes[half:])):
-        x = m + col * (colw + 20)
+        x = m + col * (colw + gap)
         yy = y
         for head, text in chunk:
-            _text(out, x, yy, head, size=11, bold=True)
-            yy = _text(out, x, yy + 14, text, size=NOTE_SIZE, width=colw) + 6
+            _text(out, x, yy, head, size=size + 2, bold=True)
+            yy = _text(out, x, yy + size * 1.4, text, size=size, width=colw) + 8
         bottom = max(bottom, yy)
-    if bottom > H - m / 2:  # (tests/test_card.py: the card is one page)
-        raise ValueError("the card runs %d px past its page: shorten its notes" % (bottom - H))
+    _fits(bottom, H, "notes")
     out.append("</svg>")
     return "\n".join(out) + "\n"
 
@@ -489,7 +651,7 @@ def readme(text):
 
 
 def main(argv):
-    """Write docs/card.svg, docs/card.md and the README's copy (--check: exit 1 if any
+    """Write the card's sides, docs/card.md and the README's copy (--check: exit 1 if any
     differs from what the tables make)."""
     if "-h" in argv or "--help" in argv:
         print(__doc__.split("\n\n")[1].strip("\n"))
@@ -498,7 +660,8 @@ def main(argv):
     if unknown:
         print("card.py: unknown argument %s (see --help)" % " ".join(unknown), file=sys.stderr)
         return 2
-    made = {"docs/card.svg": svg(), "docs/card.md": markdown()}
+    made = {"docs/card-front.svg": svg_front(), "docs/card-back.svg": svg_back(),
+            "docs/card-notes.svg": svg_notes(), "docs/card.md": markdown()}
     with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as f:
         made["README.md"] = readme(f.read())
     bad = []
