@@ -60,3 +60,63 @@ def test_the_first_power_on_check_is_true_on_every_build(board):
     again = Sim(settings, board_name=board, nvm=copy.deepcopy(sim.nvm))
     assert "resumed" in [line for _, line in again.events]
     assert again.game.phase == "answering" and again.game.answering == 1
+
+
+def looked_at(sim, seconds=2.0, every_ms=(45, 110), seed=0):
+    """Each light as a person takes it in, looking for ``seconds`` at a person's pace (a
+    glance every 45 to 110 ms): (colour, "steady" | "slow" | "fast"), the colour being the
+    one lit when it blinks."""
+    import random
+
+    rng = random.Random(seed)
+    seen = []
+    t = sim.now_ms
+    end = t + seconds * 1000
+    while t < end:
+        t += rng.uniform(*every_ms)
+        sim.run_until_us(int(t * 1000))
+        seen.append((t, sim.ring()))
+    out = []
+    for i in range(len(seen[0][1])):
+        run = [(t, f[i]) for t, f in seen]
+        lit = sorted({c for _, c in run} - {"off"})
+        if len(lit) > 1 or not lit:
+            out.append(("/".join(lit) or "off", "steady"))
+            continue
+        ons = [t for (t, c), (_, c0) in zip(run[1:], run) if c != "off" and c0 == "off"]
+        if not ons and all(c != "off" for _, c in run):
+            out.append((lit[0], "steady"))
+        else:  # a fast blink (128 ms each) lights up several times a second, slow ~once
+            out.append((lit[0], "fast" if len(ons) / seconds > 1.5 else "slow"))
+    return out
+
+
+@pytest.mark.parametrize("board, settings", [("cpb", ""), ("cpx", ""),
+                                             ("pico", "QK_PIXELS = 10\n")])
+@pytest.mark.parametrize("seed", range(3))
+def test_step_6_the_reveal_looks_as_the_page_says(board, settings, seed):
+    """Steps 4 to 6 as a new maker does them (B, A, the Klaxon), then the ring looked at
+    for 2 s at a person's pace, three times over: seat 0 white, seat 1 yellow blinking
+    fast (the challenged answer, first to mark), seat 2 vermillion blinking fast (the
+    challenger), seat 3 grey; and no sky blue anywhere (the page says when it shows)."""
+    with open("settings.example.toml") as f:
+        text = settings + f.read()  # (a key is read once: the first line of it)
+    sim = Sim(text, board_name=board)
+    sim.tap("b", 1000)
+    sim.tap("a", 2000)
+    sim.press("klaxon", 3000, 200)
+    sim.run_until_ms(5000)  # the klaxon and its flash over
+    pixel = {s: events_pixel(sim, board, s) for s in range(4)}
+    for look in range(3):
+        seen = looked_at(sim, seed=seed * 10 + look)
+        assert seen[pixel[0]] == ("white", "steady"), seen
+        assert seen[pixel[1]] == ("yellow", "fast"), seen
+        assert seen[pixel[2]] == ("vermillion", "fast"), seen
+        assert seen[pixel[3]] == ("grey", "steady"), seen
+        assert not any("sky" in c for c, _ in seen)
+
+
+def events_pixel(sim, board, seat):
+    import events
+
+    return events.seat_pixel(seat, 4, 10, events.CLOCKWISE_NUMBERING[board])

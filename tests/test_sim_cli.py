@@ -366,6 +366,72 @@ def test_redrawing_the_ring_keeps_the_lines_above_it():
     assert "an event\n" in again
 
 
+def terminal_screen(data, cols, rows):
+    """What a terminal of ``cols`` x ``rows`` shows after ``data``: a small VT100 (text,
+    CR, LF, wrapping at the last column, scrolling, ESC[nA, ESC[J; colours ignored)."""
+    import re
+
+    screen = [[" "] * cols for _ in range(rows)]
+    r = c = 0
+    for tok in re.findall(r"\x1b\[[0-9;]*[A-Za-z]|.|\n", data, flags=re.S):
+        if tok.startswith("\x1b["):
+            n = int(tok[2:-1] or 1) if tok[-1] == "A" else 0
+            if tok[-1] == "A":
+                r = max(0, r - n)
+            elif tok[-1] == "J":
+                screen[r][c:] = [" "] * (cols - c)
+                for k in range(r + 1, rows):
+                    screen[k] = [" "] * cols
+            continue
+        if tok == "\r":
+            c = 0
+            continue
+        if tok == "\n" or c >= cols:
+            r, c = r + 1, 0
+            if r == rows:
+                screen = screen[1:] + [[" "] * cols]
+                r = rows - 1
+            if tok == "\n":
+                continue
+        screen[r][c] = tok
+        c += 1
+    return ["".join(row).rstrip() for row in screen]
+
+
+@pytest.mark.parametrize("cols, rows", [(80, 24), (40, 30), (60, 8)])
+def test_the_ring_is_redrawn_cleanly_in_a_narrow_or_short_pane(cols, rows):
+    """Issue 31: the sound log filling the pane left old ring lines behind (a status line
+    wider than the pane wrapped, and the redraw went back one row too few). After many
+    redraws with events between them, the pane shows exactly one ring, its status line
+    last, and the events above it."""
+    import io
+
+    sim = Sim(players=6, coarse=True)
+    out = io.StringIO()
+    screen = S.Screen(out, size=(cols, rows))
+    for k in range(30):
+        sim.press("b" if k % 3 == 0 else "a", 200 + 700 * k, 80)
+        sim.run_until_ms(600 + 700 * k)
+        screen.show(sim, ["event %d: a line of the log as long as a sound's %s" % (k, "x" * 60)])
+    shown = terminal_screen(out.getvalue(), cols, rows)
+    assert sum(line.count("USB") for line in shown) == (1 if rows > 10 else 0), shown
+    assert shown[-1].startswith(S.status_of(sim)[:cols - 1].rstrip()), shown
+    assert sum(line.startswith(S.status_of(sim).split()[0]) for line in shown) == 1, shown
+
+
+def test_a_passed_seat_s_grey_is_drawn_as_a_lit_light():
+    """Grey (a passed seat, 0x181818 on the board) is drawn as a person sees a dim LED: a
+    grey plainly brighter than an unlit light's black."""
+    sim = Sim(players=4)
+    sim.tap("b", 100)
+    sim.tap("b", 500)  # seat 1 passes: grey
+    sim.run_until_ms(1200)
+    colours, labels, _ = S.ring_now(sim)
+    grey = colours[sim.ring().index("grey")]
+    assert min(grey >> 16, grey >> 8 & 255, grey & 255) >= 0x80
+    assert "\x1b[48;2;140;140;140m" in "".join(S.ring_picture(sim))
+
+
 def test_the_table_view_says_the_ring_in_words_by_seat_and_the_sounds_as_heard():
     """`sim --table` shows what a table has: each lit light by the seat it is, its colour
     and whether it blinks (the scene's places run clockwise, whichever way the board

@@ -312,6 +312,10 @@ def label_colour(c):
     return 0x000000 if contrast(c, 0x000000) >= contrast(c, 0xFFFFFF) else 0xFFFFFF
 
 
+# A light as a person sees it lit, where the firmware's colour would not read so on a
+# screen: the dim grey (0x181818, a passed seat) is plainly lit on the board, but drawn
+# as it is it looks like a light that is off
+SEEN = {"grey": 0x8C8C8C}
 RING_ROWS = 9  # the ring drawn in a terminal: 9 rows (cells are about twice as tall as wide)
 RING_COLS = 33
 
@@ -375,7 +379,8 @@ def ring_now(sim):
     g = sim.game
     names = sim.ring()
     np = len(names)
-    colours = [PALETTE[COLOUR_NAMES.index(n)] if n in COLOUR_NAMES else 0 for n in names]
+    colours = [SEEN.get(n, PALETTE[COLOUR_NAMES.index(n)]) if n in COLOUR_NAMES else 0
+               for n in names]
     labels = [""] * np
     if g is not None:
         for i, s in enumerate(E.seat_labels(sim.board_name, g.players, np,
@@ -452,17 +457,42 @@ def ring_words(sim):
     return "; ".join(out) or "all dark"
 
 
+def clip(line, width):
+    """``line`` cut to ``width`` columns as the terminal shows it (its colour codes take
+    none): a line that wrapped would take two rows, and the redraw's cursor would then go
+    back one row too few, leaving an old drawing's line behind."""
+    import re
+
+    out, seen = [], 0
+    for part in re.split(r"(\x1b\[[0-9;]*[A-Za-z])", line):
+        if part.startswith("\x1b["):
+            out.append(part)
+        elif seen < width:
+            out.append(part[:width - seen])
+            seen += len(part[:width - seen])
+    return "".join(out) + ("\x1b[0m" if "\x1b[" in line else "")
+
+
 class Screen:
     """The bottom of the terminal: the ring and a status line, redrawn in place; the
-    event lines scroll above it."""
+    event lines scroll above it. Every line is cut to the terminal's width, and the ring
+    loses its top rows where the pane is shorter than it (``size``: (columns, rows), or
+    the terminal's own, asked at every drawing: a pane can be resized), so that nothing
+    wraps or scrolls out of the cursor's reach and the redraw clears the whole of the
+    last one."""
 
-    def __init__(self, stream):
+    def __init__(self, stream, size=None):
         self.stream = stream
+        self.size = size
         self.height = 0
         self.last = None  # the ring and status as last drawn
 
     def show(self, sim, new_lines=(), status=True):
+        import shutil
+
+        cols, rows = self.size or shutil.get_terminal_size((80, 24))
         lines = ring_picture(sim) + [status_of(sim) if status else ring_words(sim)]
+        lines = [clip(line, max(cols - 1, 1)) for line in lines[-max(rows - 1, 1):]]
         if not new_lines and lines == self.last:
             return  # (nothing new: redrawn every pass, an idle sim wrote ~58 KB a second)
         self.last = lines
