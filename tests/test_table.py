@@ -111,8 +111,12 @@ def test_a_question_with_a_klaxon_and_a_penalty(board):
     assert t.sim.device.r.u[layout.WHAT] == 1  # its penalty is being entered
     t.plus10()
     t.plus1()
-    t.plus1()  # 12: one white (ten), two orange (units)
-    assert t.sim.scene()[:3] == [("white", "steady"), ("orange", "steady"), ("orange", "steady")]
+    t.plus1()  # 12: one white (ten), two orange (units), from the light after the
+    scene = t.sim.scene()  # challenger's, which goes on blinking vermillion: whose it is
+    at = t.sim.pixel_of(3, 4)
+    assert scene[at] == ("vermillion", "fast")
+    assert [scene[(at + 1 + j) % 10] for j in range(4)] == [
+        ("white", "steady"), ("orange", "steady"), ("orange", "steady"), ("off", "steady")]
     t.done()  # the reveal is applied
     assert t.game.positions == [0, 3, 0, -12]
     assert t.game.qm == 1 and t.game.phase == "idle"  # the dice pass left
@@ -243,8 +247,11 @@ def test_move_a_piece_forward_and_back_and_undo_it():
     t.a()  # seat 2
     t.b()  # forward
     t.plus10()
-    t.plus1()  # 11
-    assert [c for c, _ in t.sim.scene()[:2]] == ["white", "orange"]
+    t.plus1()  # 11: from the light after seat 2's, which blinks orange (forward)
+    scene = t.sim.scene()
+    at = t.sim.pixel_of(2, 4)
+    assert scene[at] == ("orange", "fast")
+    assert [c for c, _ in scene[at + 1:at + 4]] == ["white", "orange", "off"]
     t.done()
     assert t.game.positions == [0, 0, 11, 0]
     assert t.events("move")[-1][1]["positions"] == [0, 0, 11, 0]

@@ -125,22 +125,23 @@ def test_the_penalty_display_is_right_for_every_value_that_can_be_entered():
     sim.run_until_ms(t)
     d = sim.device
     np = len(d.c) // 2
+    at = sim.pixel_of(1, 4)  # the challenged, whose penalty it is: sky, slow, throughout
     for value in range(0, 100):
         d.r.u[layout.COUNT] = value
         d.render()
         scene = sim.scene()
-        if not value:  # nothing counted yet: the seat whose penalty it is blinks orange
-            assert scene == [("orange", "fast") if i == sim.pixel_of(1, 4) else ("off", "steady")
-                             for i in range(np)]
-        elif value // 10 + value % 10 <= np:  # white tens, then orange units
-            shown = [c for c, _ in scene]
-            assert shown.count("white") == value // 10 and shown.count("orange") == value % 10
-            assert shown[:value // 10] == ["white"] * (value // 10)
+        assert scene[at] == ("sky", "slow"), value
+        after = [scene[(at + 1 + j) % np] for j in range(np - 1)]  # the count's lights
+        if value // 10 + value % 10 <= np - 1:  # white tens, then orange units
+            shown = [c for c, _ in after]
+            assert shown == ["white"] * (value // 10) + ["orange"] * (value % 10) + ["off"] * (
+                np - 1 - value // 10 - value % 10), value
         else:  # too many: tens white and units orange blink in turn on the same pixels
-            colours = [(d.c[i] & 15, d.c[i] >> 4) for i in range(np)]
+            colours = [(d.c[(at + 1 + j) % np] & 15, d.c[(at + 1 + j) % np] >> 4)
+                       for j in range(np - 1)]
             assert sum(1 for a, _ in colours if a == 1) == value // 10
             assert sum(1 for _, b in colours if b == 7) == value % 10
-            assert all(p == "slow" for _, p in scene)
+            assert all(p == "slow" for _, p in after)
 
 
 def test_a_move_from_real_dice_a_card_or_a_correction_can_be_entered_and_undone():

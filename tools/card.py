@@ -217,12 +217,13 @@ COUNTS = ("Whose count it is keeps blinking: a penalty's party in its colour (th
           "(back). From the light after it, clockwise: white lights for tens, then orange "
           "units (moving back: blue). More than the lights: tens and units blink in turn. "
           "Up to 99; past that, a buzz. %(B held)s takes one off; at 0, a step back.")
-POSITIONS = ("Between questions or after the game, slam the Klaxon (a buzz: nothing changes): "
-             "every seat in turn, from seat 0, 2½ s each. The seat's light blinks yellow "
-             "(vermillion: below 0); from the light after it, clockwise, green lights are "
-             "hundreds, white tens, orange units (blue thousands): yellow, 2 white, 7 orange "
-             "is 27; vermillion, 1 white, 2 orange is -12; no lights, 0. More than the "
-             "lights: each colour in turn. Wrong on the board? %(A held long)s.")
+POSITIONS = ("Between questions or after the game, slam the Klaxon (a buzz: nothing "
+             "changes): each seat in turn from seat 0, 2½ s each. Its light blinks yellow "
+             "(vermillion: below 0); from the next light clockwise, green lights are "
+             "hundreds, white tens, orange units (blue thousands): yellow, 2 white, 7 "
+             "orange is 27; vermillion, 1 white, 2 orange, -12; none, 0. Too many for the "
+             "ring: each colour in turn. Wrong on the board? %(A held long)s. A Pico's LED "
+             "alone shows none.")
 ROLL = ("A roll shows the dice one at a time, red, then white, then blue, as that many "
         "lights clockwise from seat 0, blinking, a second each, round again until the next "
         "press: red 5, white 6, blue 1 is question 561. The QM's piece moves forward by the "

@@ -300,6 +300,10 @@ class Scoreboard:
             return "klaxon"
         if name == "refused":
             self.refused = f["reason"]
+            if f["reason"] in ("no question running", "the game is over") and not u[
+                    L.WHAT] and self.f[L.NP]:  # the Klaxon between questions or after the
+                self.f[L.DICE] = L.SEATS_SHOWN  # game: the board shows every position
+                self.t[L.DT] = now_ms & L.TICKS  # (hardware/device.py press())
             return "denied"
         if name == "fault":
             self.fault = f["what"]  # the referee's (a pure Klaxon until its rebuild), or the
@@ -650,6 +654,9 @@ class _Shell:
         self.c = board.c
         self.p = board.p
         self.r = r
+
+    def render(self):  # (draw() calls it when the positions shown are over)
+        _device.Device.render(self)
 
 
 class Watch:
