@@ -110,8 +110,11 @@ ring: one pixel a seat
   white: QM   yellow slow blink: answering   green: answered   grey: passed
   vermillion fast blink: challenger   sky slow blink: challenged
   reveal: yellow fast = the answer being marked; green right, orange wrong
-  counts (penalty, move): white tens, orange units (blue: backwards); at 0 the seat blinks
-  a roll: red, white, blue, one die at a time, that many lights clockwise (561: 5, 6, 1)
+  counts (penalty, move): its seat's light blinks; from the next, white tens, orange units
+    (blue: backwards)
+  a roll: red, white, blue, one die at a time, that many lights clockwise, blinking
+  Klaxon between questions: every seat in turn, its light blinking yellow (vermillion:
+    below 0), from the next green hundreds, white tens, orange units
   held button: orange = A held, sky = A held long, blue = B held (take back),
     green = B held long (end) / white = set up a game; a flash: green done, blue undone
   purple fast: a fault, a stuck Klaxon, or a bad setting"""

@@ -3,9 +3,10 @@
 Pure Python, no hardware. Small on purpose: the Circuit Playground Express has
 ~16 KB of heap for the whole firmware. This module holds every action and what a
 question needs while answered (ask, answer, pass, the Klaxon), rolling and ending.
-Five overlays, loaded one at a time when used (``more``): undo.py (undo, the log
+Six overlays, loaded one at a time when used (``more``): undo.py (undo, the log
 replayed), reveal.py (marking answers, the Klaxon penalty), entry.py (moving a
-piece), over.py (the end, a new game set up), save.py (the game into nvm).
+piece), over.py (the end, a new game set up), save.py (the game into nvm), seats.py
+(every position on the ring).
 ``game.Game`` is the readable API over it for tests and host tools (not on the board).
 
 The game's state is ``S`` (bytearray; its slots: layout.py's PLAYERS to DID) and
