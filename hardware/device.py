@@ -495,7 +495,7 @@ class Device:
                 d, ticks_diff(n, self.t[_DT]) >> 7, np, c)
             if w < 0:  # the positions, drawn into the scene (-2: all shown)
                 d = 0
-                if w < -1:
+                if w == -2:
                     f[_DICE] = 0
                     self.render()
         if __debug__ and self.p[_LED]:  # a hold's preview: on (one button's B), slow

@@ -76,3 +76,57 @@ def test_not_while_answering_nor_before_the_first_question():
     sim.press("klaxon", 2500, 120)  # nobody has answered: refused, no positions
     sim.run_until_ms(3000)
     assert sim.device.f[layout.DICE] == 0
+
+
+# ------------------------------------------------------------ the display, step by step
+def promised(positions, q, np):
+    """What qiklaxon/seats.py's docstring (and the card) promise at step ``q`` (128 ms) of
+    the display on ``np`` lights: (its return, [(colour, pattern)] by place clockwise
+    from seat 0's light)."""
+    n = len(positions)
+    s = q // layout.SEAT_STEPS
+    if s >= n:
+        return -2, None
+    dark = [(0, 0)] * np
+    at = s * np // n if np >= n else s
+    if q % layout.SEAT_STEPS >= layout.SEAT_STEPS - 2 or at >= np:
+        return -1, dark
+    v = positions[s]
+    out = list(dark)
+    out[at] = (layout.VERMILLION if v < 0 else layout.YELLOW, layout.FAST)
+    v = min(abs(v), 9999)
+    kinds = [(colour, v // 10 ** (3 - i) % 10) for i, colour in enumerate(
+        (layout.BLUE, layout.GREEN, layout.WHITE, layout.ORANGE)) if v // 10 ** (3 - i) % 10]
+    if sum(k for _, k in kinds) > np - 1:  # more than the lights left: one kind at a time
+        kinds = [kinds[q % layout.SEAT_STEPS * len(kinds) // (layout.SEAT_STEPS - 2)]]
+    lights = [colour for colour, k in kinds for _ in range(k)][:np - 1]
+    for j, colour in enumerate(lights):
+        out[(at + 1 + j) % np] = (colour, 0)
+    return -1, out
+
+
+@pytest.mark.parametrize("positions, np", [
+    ([0, 3, -12, 105, 99, 27], 10), ([12345, -32767, 1000, 90, -9], 10),
+    ([1, 2], 10), ([-100, 100, 909, -99, 10, 1000, 4321, 0, 7, 90], 10),
+    ([55, -3, 8, 0, 77, 23], 4), ([9, -9, 12], 6)],
+    ids=["six", "huge", "two", "ten", "short-strip", "six-lights"])
+def test_every_step_of_the_display_is_the_one_promised(positions, np):
+    """Step by step for the whole display and past its end: every seat's 18 lit steps and
+    2 dark, the marker's colour (0 is not below 0), the kinds each in its turn when they
+    are more than the lights left, a short strip's seats past its end dark, and the scene
+    cleared of what was there before."""
+    from array import array
+    from types import SimpleNamespace
+
+    from qiklaxon import seats
+
+    r = SimpleNamespace(S=bytearray(layout.DID + layout.SEATS),
+                        P=array("h", positions + [0] * (layout.SEATS - len(positions))))
+    r.S[layout.PLAYERS] = len(positions)
+    for q in range(layout.SEAT_STEPS * len(positions) + 3):
+        c = bytearray([0x77] * (2 * np))  # (something else shown before)
+        got = seats.dice(r, q, np, c)
+        want, scene = promised(positions, q, np)
+        assert got == want, q
+        if scene is not None:
+            assert [(c[i], c[np + i]) for i in range(np)] == scene, (q, positions)
