@@ -80,7 +80,7 @@ def test_each_bundle_is_exactly_what_the_deploy_writes_for_that_board(made, tmp_
     files = {n: data for n, data, _ in got[1:]}
     assert files == deployed(tmp_path, build, 10, need_cp())
     # laid out for the drive's root: the firmware, the libraries, compiled for CircuitPython 10
-    assert {"code.py", "boot.py", "safemode.py", "settings.toml", "version.txt",
+    assert {"code.py", "boot.py", "safemode.py", "settings.example.toml", "version.txt",
             "hardware/device.mpy", "lib/qiklaxon/core.mpy", "lib/adafruit_ticks.mpy",
             "lib/adafruit_debouncer.mpy"} <= set(files)
     assert not [n for n in files if n.endswith(".py") and n not in deploy.ENTRY]
@@ -90,7 +90,8 @@ def test_each_bundle_is_exactly_what_the_deploy_writes_for_that_board(made, tmp_
     assert ("sounds/klaxon.wav" in files) == (build == "cpb")  # WAV sounds: the Bluefruit's
     assert ("lib/neopixel.mpy" in files) == (build != "cpx")  # frozen into the Express
     with open(os.path.join(ROOT, "settings.example.toml"), "rb") as f:
-        assert files["settings.toml"] == f.read()
+        assert files["settings.example.toml"] == f.read()
+    assert "settings.toml" not in files  # (unzipped over a drive, it would replace the maker's)
     line = files["version.txt"].decode()
     assert line == "QI Klaxon %s for %s, CircuitPython 10\n" % (version,
                                                               layout.BY_PROFILE[build]["title"])
@@ -99,7 +100,53 @@ def test_each_bundle_is_exactly_what_the_deploy_writes_for_that_board(made, tmp_
     assert readme.startswith("QI Klaxon %s for the %s, CircuitPython 10\r\n" % (
         version, layout.BY_PROFILE[build]["title"]))
     assert "circuitpython.org/board/%s/" % layout.BY_PROFILE[build]["board_id"] in readme
-    assert "keep\r\n   yours" in readme or "keep yours" in readme.replace("\r\n   ", " ")
+    assert "The zip holds no settings.toml, so an update never touches yours" in " ".join(
+        readme.split())
+
+
+@pytest.mark.parametrize("build", layout.BOARDS)
+def test_an_update_unzipped_over_the_drive_keeps_the_makers_settings(made, tmp_path, build):
+    """The documented update: everything in the zip copied onto the drive, replacing what
+    is there. A drive that runs QI Klaxon with the maker's settings.toml (six players, the
+    Klaxon and button A moved to other pins, a quieter volume) keeps that file byte for
+    byte, and the firmware still reads the maker's values from it; the new
+    settings.example.toml lands beside it. And a drive with no settings.toml gets none:
+    the firmware starts with its defaults, nothing reported."""
+    import contextlib
+    import io
+
+    from hardware.settings import KEYS, read
+
+    mine = (b'# our table\r\nQK_PLAYERS = 6\r\nQK_PIN_KLAXON = "A2"\r\nQK_PIN_A = "A3"\r\n'
+            b"QK_VOLUME = 3\r\n")
+    drive = tmp_path / "CIRCUITPY"
+    drive.mkdir()
+    (drive / "boot_out.txt").write_text("Adafruit CircuitPython 10.2.1 on 2025-11-01\n")
+    with zipfile.ZipFile(made[build]) as z:
+        z.extractall(drive)  # the first install
+        (drive / "settings.toml").write_bytes(mine)  # the maker's settings
+        (drive / "code.py").write_text("print('the old version')\n")  # an older firmware
+        z.extractall(drive)  # the update: everything, replacing what is there
+        for n in z.namelist():
+            assert (drive / n).read_bytes() == z.read(n), n
+    assert (drive / "settings.toml").read_bytes() == mine
+    said = io.StringIO()
+    with contextlib.redirect_stdout(said), open(drive / "settings.toml", "rb") as f:
+        values, bad = read(f)  # the firmware's own reader, on the drive's file
+    got = dict(zip([k[0] for k in KEYS], values))
+    assert (bad, said.getvalue()) == (0, "")
+    assert (got["QK_PLAYERS"], got["QK_PIN_KLAXON"], got["QK_PIN_A"], got["QK_VOLUME"]) == (
+        6, "A2", "A3", 3)
+    sim = Sim((drive / "settings.toml").read_text(), board_name="cpx")  # the six seats
+    sim.play([], 500)
+    assert [line for _, line in sim.events if line.startswith("at ")] == ["at 0 0 0 0 0 0"]
+    fresh = tmp_path / "fresh"
+    with zipfile.ZipFile(made[build]) as z:
+        z.extractall(fresh)
+    assert not (fresh / "settings.toml").exists()
+    with contextlib.redirect_stdout(said):
+        values, bad = read([])  # no settings.toml: every key its default
+    assert bad == 0 and values == [k[1] for k in KEYS]
 
 
 def test_bundles_are_the_same_bytes_each_time(made, tmp_path):
@@ -134,8 +181,8 @@ def test_the_pico_bundle_unzipped_onto_circuitpy_boots_and_plays_on_the_real_fir
                                                                                    tmp_path):
     """The 10.x Pico bundle, unzipped as it is onto a CIRCUITPY image, on CircuitPython
     10.2.1's own firmware (rp2040js): the console's first line is version.txt's, and a
-    question (ask, an answer, a Klaxon) gives the harness's lines for the bundle's own
-    settings.toml."""
+    question (ask, an answer, a Klaxon) gives the harness's lines with no settings.toml
+    (the bundle has none: the defaults)."""
     why = pico.missing()
     if why:
         if os.environ.get("QK_REQUIRE_PICO") == "1":
@@ -153,8 +200,8 @@ def test_the_pico_bundle_unzipped_onto_circuitpy_boots_and_plays_on_the_real_fir
     console = [s for _, s in r.console() if s]
     first = console[console.index("code.py output:") + 1]
     assert first == (folder / "version.txt").read_text().strip()
-    settings = (folder / "settings.toml").read_text()
-    sim = pico.harness(settings, steps, 3500)
+    assert not (folder / "settings.toml").exists()
+    sim = pico.harness("", steps, 3500)
     diffs = pico.compare(r.lines(), list(sim.events), 25, 1)
     assert not diffs, "\n".join(diffs)
     assert [s for _, s in r.lines()] == ["new", "at 0 0 0 0", "ask 0", "answer 1", "klaxon 2 1"]
@@ -178,7 +225,7 @@ def test_the_express_bundle_plays_a_whole_game_on_circuitpython(made, tmp_path):
         steps = scenario.taps(scenario.GAME)
         lines, base, out, ok = d.run(steps, scenario.GAME_MS)
         assert ok, out[-2000:]
-        sim = Sim(board_name="cpx", settings=files["settings.toml"].decode())
+        sim = Sim(board_name="cpx")  # no settings.toml: the defaults
         sim.play(steps, scenario.GAME_MS)
         assert lines == sim.canonical()
         assert d.banner == files["version.txt"].decode().strip()

@@ -1,6 +1,6 @@
 """tools/deploy.py against folders that stand in for CIRCUITPY drives: each build gets
 only what it runs, written safely (space checked first, temporary names, code.py last,
-the user's settings.toml kept, everything read back)."""
+never the user's settings.toml, everything read back)."""
 
 import collections
 import os
@@ -25,7 +25,7 @@ BOOT_OUT = {
 }
 # What every build runs (no __init__.py: hardware/ and qiklaxon/ are namespace packages),
 # and version.txt, the firmware's version, which start-up (hardware/steps.py) prints first
-EVERY_BUILD = {"code.py", "boot.py", "safemode.py", "settings.toml", "version.txt",
+EVERY_BUILD = {"code.py", "boot.py", "safemode.py", "settings.example.toml", "version.txt",
                "hardware/steps.py", "hardware/settings.py", "hardware/start.py", "hardware/outputs.py",
                "hardware/device.py",
                "lib/qiklaxon/core.py", "lib/qiklaxon/restore.py", "lib/qiklaxon/undo.py",
@@ -45,7 +45,7 @@ EXPECTED = {
     ("pico", ""): EVERY_BUILD | {"hardware/profile_pico.py", "hardware/power.py",
                                  "lib/neopixel.py"},
     # a Pico with a small amplifier (QK_AUDIO = "amp"): WAV sounds through the mixer
-    ("pico", 'QK_AUDIO = "amp"\n'): (EVERY_BUILD | SOUNDS) - {"settings.toml"} | {
+    ("pico", 'QK_AUDIO = "amp"\n'): EVERY_BUILD | SOUNDS | {
         "hardware/profile_pico.py", "hardware/power.py", "hardware/mixer.py",
         "lib/neopixel.py"},
 }
@@ -67,8 +67,6 @@ def quiet(*a):
 
 def source_of(rel):
     """The file in this repo (or environment) that ``rel`` on the drive is a copy of."""
-    if rel == "settings.toml":
-        return os.path.join(ROOT, "settings.example.toml")
     if rel.startswith("lib/") and "/" not in rel[4:]:  # a CircuitPython library
         return deploy.library_source(rel[4:-3])
     return os.path.join(ROOT, *rel.split("/"))
@@ -240,47 +238,24 @@ def test_never_overwrites_the_users_settings(tmp_path):
 
 @pytest.mark.parametrize("empty", ["", "\n\n  \r\n", "# my notes\n\n  # QK_PLAYERS = 6\n",
                                    "\ufeff# saved by Notepad\r\n"])
-def test_an_empty_or_comments_only_settings_file_is_replaced_by_the_documented_one(tmp_path,
-                                                                                    empty):
-    """CircuitPython puts an empty settings.toml on a fresh Bluefruit's or Pico's drive:
-    it sets nothing, so the documented one is written over it, and the deploy says so.
-    One with comments is someone's notes: kept, byte for byte, as settings.toml.bak
-    (an empty or blank one is not worth a file)."""
+def test_an_empty_or_comments_only_settings_file_is_kept_and_the_deploy_says_how_to_set_one(
+        tmp_path, empty):
+    """CircuitPython puts an empty settings.toml on a fresh Bluefruit's or Pico's drive: it
+    is kept as it is (a maker may have begun it), the documented settings go beside it as
+    settings.example.toml, and the deploy says the board uses the defaults and how to
+    change one."""
     d = drive(tmp_path, "pico")
     (tmp_path / "CIRCUITPY" / "settings.toml").write_bytes(empty.encode())
     said = []
     written = dict(deploy.deploy(d, out=said.append))
-    assert "settings.toml" in written
-    assert (tmp_path / "CIRCUITPY" / "settings.toml").read_bytes() == content_of("settings.toml")
-    notes = "#" in empty
-    bak = tmp_path / "CIRCUITPY" / "settings.toml.bak"
-    assert bak.exists() == notes and ("settings.toml.bak" in written) == notes
-    if notes:
-        assert bak.read_bytes() == empty.encode()
-        assert [line for line in said if line.startswith("settings.toml: ")] == [
-            "settings.toml: the drive's sets nothing (only comments); keeping it as "
-            "settings.toml.bak and writing the documented one over it"]
-    else:
-        assert [line for line in said if line.startswith("settings.toml: ")] == [
-            "settings.toml: the drive's sets nothing (blank, as CircuitPython makes it); "
-            "writing the documented one over it"]
-
-
-def test_an_earlier_backup_of_the_settings_is_never_written_over(tmp_path):
-    d = drive(tmp_path, "cpb")
-    (tmp_path / "CIRCUITPY" / "settings.toml.bak").write_text("QK_PLAYERS = 9\n")
-    (tmp_path / "CIRCUITPY" / "settings.toml").write_text("# QK_PLAYERS = 5, maybe\n")
-    said = []
-    deploy.deploy(d, out=said.append)
-    assert (tmp_path / "CIRCUITPY" / "settings.toml.bak").read_text() == "QK_PLAYERS = 9\n"
-    assert (tmp_path / "CIRCUITPY" / "settings.toml.bak2").read_text() == \
-        "# QK_PLAYERS = 5, maybe\n"
-    assert "keeping it as settings.toml.bak2" in " ".join(said)
-    said.clear()
-    deploy.deploy(d, out=said.append)  # the documented one now: kept, nothing more backed up
-    assert "settings.toml: kept as it is" in said
+    assert "settings.toml" not in written and "settings.example.toml" in written
+    assert (tmp_path / "CIRCUITPY" / "settings.toml").read_bytes() == empty.encode()
+    assert [line for line in said if line.startswith("settings.toml: ")] == [
+        "settings.toml: sets nothing yet (as CircuitPython makes it), so the board uses the "
+        "defaults; to change one, copy its lines from settings.example.toml (every setting, "
+        "explained) into settings.toml"]
     assert sorted(n for n in os.listdir(d) if n.startswith("settings")) == [
-        "settings.toml", "settings.toml.bak", "settings.toml.bak2"]
+        "settings.example.toml", "settings.toml"]
 
 
 def test_a_settings_file_with_one_setting_is_kept_byte_for_byte(tmp_path):
@@ -291,14 +266,20 @@ def test_a_settings_file_with_one_setting_is_kept_byte_for_byte(tmp_path):
     written = dict(deploy.deploy(d, out=said.append))
     assert "settings.toml" not in written
     assert (tmp_path / "CIRCUITPY" / "settings.toml").read_bytes() == mine
-    assert "settings.toml: kept as it is" in said
+    assert "settings.toml: yours, kept as it is (a deploy never writes it)" in said
 
 
-def test_a_drive_without_settings_gets_the_documented_one_and_says_so(tmp_path):
+def test_a_drive_without_settings_gets_none_the_example_beside_and_says_so(tmp_path):
+    """No settings.toml: the board runs on the defaults (the firmware's, for every key
+    settings.toml does not set); the deploy writes none (an update must never replace a
+    maker's), only settings.example.toml, and says how to make one."""
     said = []
-    written = dict(deploy.deploy(drive(tmp_path, "cpx"), out=said.append))
-    assert "settings.toml" in written
-    assert "settings.toml: none on the drive; writing the documented one" in said
+    d = drive(tmp_path, "cpx")
+    written = dict(deploy.deploy(d, out=said.append))
+    assert "settings.toml" not in written and not os.path.exists(os.path.join(d, "settings.toml"))
+    assert "settings.toml: none on the drive, so the board uses the defaults; to change one, " \
+           "copy its lines from settings.example.toml (every setting, explained) into " \
+           "settings.toml (a new file)" in said
 
 
 def test_dry_run_writes_nothing(tmp_path):
@@ -754,8 +735,7 @@ def test_a_drive_that_fills_up_mid_write_leaves_no_temporaries_and_no_old_code_p
     fat.capacity, fat.says_free = 10_000_000, None
     written = dict(deploy.deploy(d, out=quiet))
     assert fat.files()["code.py"] == content_of("code.py") and temporaries(d) == []
-    # (the documented settings.toml, written first the first time, is kept the second)
-    assert set(fat.files()) == set(written) | {"boot_out.txt", "settings.toml"}
+    assert set(fat.files()) == set(written) | {"boot_out.txt"}
 
 
 def test_temporaries_an_older_deploy_left_are_removed(tmp_path):

@@ -8,7 +8,8 @@ A bundle is what ``python3 tools/dev.py deploy`` writes onto a board of that bui
 and CircuitPython, no more and no less (tools/deploy.py ``build``: the one list),
 laid out to be unzipped onto the CIRCUITPY drive: code.py, boot.py, safemode.py,
 the firmware and the three libraries as ``.mpy`` for that CircuitPython, the sounds
-where the build plays them, settings.toml (the documented example) and version.txt;
+where the build plays them, settings.example.toml (never settings.toml: unzipped over
+the drive, an update keeps the maker's settings) and version.txt;
 and ``QI-KLAXON-README.txt``, a short page of its own. Its name carries the
 version and the board, as circuitpython.org names it:
 ``qi-klaxon-<version>-<board id>-<major>.x.zip``.
@@ -45,8 +46,8 @@ This zip is the firmware, ready to copy: nothing to install, no Python.
 {pages}
    (the project's docs/install.md shows how). A drive called CIRCUITPY appears.
 2. Copy everything in this zip onto that drive, folders included (replace the
-   files already there). If you already have a settings.toml you changed, keep
-   yours: do not copy this one over it.
+   files already there). The zip holds no settings.toml, so an update never
+   touches yours: your players, volume and pins stay as you set them.
 3. When the copy is done, the board starts QI Klaxon by itself, but that restart
    does not run boot.py: press the board's reset button once (or unplug it and
    plug it back). Then boot.py renames the drive QIKLAXON, and the serial
@@ -57,7 +58,10 @@ first, or the board keeps running the old ones.
 
 What is here: code.py, boot.py, safemode.py (always .py); hardware/ and lib/qiklaxon/,
 the firmware, and lib/, the CircuitPython libraries, as .mpy files for CircuitPython
-{major} only{sounds}; settings.toml, the documented settings; version.txt.
+{major} only{sounds}; version.txt, which QI Klaxon this is; settings.example.toml,
+every setting explained. The board reads only settings.toml (a key it does not set
+keeps its default): to change one, copy its lines from settings.example.toml into
+settings.toml on the drive (a new file if there is none) and edit them there.
 
 Wiring, playing and what to do when something is wrong: the project's README.md and
 docs/ (docs/first-power-on.md, docs/troubleshooting.md).

@@ -33,9 +33,10 @@ drive's whole blocks (``space_needed``); every file is written to a temporary na
 the new one last, so a deploy stopped half-way (a pulled cable, a full drive, Ctrl-C)
 leaves a board that runs nothing, never a mix of old and new files, and its
 temporaries are removed (a later deploy removes any an older one left). It never
-overwrites the user's settings.toml: it writes the documented example only when there
-is none, or one that sets nothing (``holds_settings``), and keeps one that holds
-comments as settings.toml.bak.
+writes settings.toml, so the maker's settings survive every update by construction (as
+they do a copy of a whole bundle over the drive): the documented settings go as
+settings.example.toml, and the firmware takes its default for any key settings.toml
+does not set.
 
 Exit status (``main``): 0 done; 2 what the user typed or chose is wrong; 1 the
 computer or the drive failed; 130 Ctrl-C.
@@ -79,6 +80,9 @@ FROZEN = layout.table("frozen")  # libraries in the board's own firmware
 BOARD_PROFILES = tuple(p for p in layout.BOARD_PROFILES if p[1] in layout.BOARDS)
 ENTRY = ("boot.py", "safemode.py", "code.py")  # always .py; code.py is written last
 VERSION_TXT = "version.txt"  # on the drive: code.py prints its line first
+# The documented settings, on the drive beside the maker's settings.toml (never read by
+# the firmware, never named settings.toml: an update cannot replace the maker's)
+EXAMPLE = "settings.example.toml"
 # That line, as the console shows it: the lanes tell it from the device's own lines by this
 VERSION_LINE = re.compile(r"^QI Klaxon \S+ for [^,]+, CircuitPython \d+$")
 # Host-only files beside the firmware's, never copied: the names of the builds and of
@@ -702,8 +706,12 @@ def space_needed(drive, contents, block, removed=()):
 def build(board_id, major, settings_text=None, mpy_cross=None):
     """[(relative path, bytes)] a deploy writes for a board with ``board_id`` on
     CircuitPython ``major``, in the order it writes them (code.py last). ``settings_text``:
-    the drive's settings.toml (None: it has none, so the documented example goes too);
-    ``mpy_cross``: CircuitPython ``major``'s mpy-cross, checked by the caller (None: .py).
+    the drive's settings.toml (None: it has none), read only for what it changes in the
+    list (``QK_AUDIO = "amp"``: the WAV sounds); ``mpy_cross``: CircuitPython ``major``'s
+    mpy-cross, checked by the caller (None: .py). Never ``settings.toml`` itself: the
+    maker's, kept by construction (a copy of a whole zip over the drive cannot replace
+    it); the documented settings go as ``settings.example.toml``, which the firmware never
+    reads, and a key missing from settings.toml takes its default.
     The one list of what a build gets: tools/bundle.py zips exactly this."""
     profile = profile_for(board_id)
     contents = []
@@ -724,19 +732,15 @@ def build(board_id, major, settings_text=None, mpy_cross=None):
             if rel == "code.py":  # the version first: code.py prints it as its first line
                 contents.append((VERSION_TXT, version_line(profile or "pico", major).encode()))
             contents.append((rel, data))
-    if settings_text is None:
-        with open(os.path.join(ROOT, "settings.example.toml"), "rb") as f:
-            contents.insert(0, ("settings.toml", f.read()))
+    with open(os.path.join(ROOT, EXAMPLE), "rb") as f:  # every setting explained, never read
+        contents.insert(0, (EXAMPLE, f.read()))
     return contents
 
 
 def holds_settings(text):
     """Does a settings.toml's ``text`` set anything: a line that is not blank and not a
     comment? CircuitPython itself puts an empty settings.toml on a fresh drive (wherever
-    it has ``os.getenv``: the Bluefruit, the Pico), so an empty or comments-only file is
-    nobody's settings, and the deploy writes the documented example over it; a file with
-    any other line (a ``KEY = value``, even CircuitPython's own or a broken one) is the
-    user's, and is kept byte for byte."""
+    it has ``os.getenv``: the Bluefruit, the Pico): that one sets nothing yet."""
     for line in text.lstrip("\ufeff").splitlines():
         line = line.strip()
         if line and not line.startswith("#"):
@@ -744,21 +748,21 @@ def holds_settings(text):
     return False
 
 
-def backup_name(drive, data):
-    """Where a deploy keeps the drive's old settings.toml (``data``) before writing the
-    documented one over it: settings.toml.bak, or, where that holds something else
-    already, settings.toml.bak2, .bak3, ... (an earlier backup is never written over)."""
-    n = 1
-    while True:
-        rel = "settings.toml.bak" + ("" if n == 1 else str(n))
-        path = os.path.join(drive, rel)
-        if not os.path.exists(path):
-            return rel
-        if os.path.isfile(path):
-            with open(path, "rb") as f:
-                if f.read() == data:
-                    return rel  # (the same bytes again)
-        n += 1
+# How a maker changes a setting (the deploy says it; install.md and the zip's README too)
+HOW_TO_SET = ("to change one, copy its lines from %s (every setting, explained) into "
+              "settings.toml" % EXAMPLE)
+
+
+def settings_said(text):
+    """What the deploy says of the drive's settings.toml (``text``; None: there is none).
+    It never writes that file: whatever is there stays, byte for byte."""
+    if text is None:
+        return ("settings.toml: none on the drive, so the board uses the defaults; " + HOW_TO_SET
+                + " (a new file)")
+    if not holds_settings(text):
+        return ("settings.toml: sets nothing yet (as CircuitPython makes it), so the board uses "
+                "the defaults; " + HOW_TO_SET)
+    return "settings.toml: yours, kept as it is (a deploy never writes it)"
 
 
 # What a deploy stopped while writing leaves: its temporaries are removed, and code.py,
@@ -800,21 +804,8 @@ def deploy(drive, mpy_cross=None, dry_run=False, out=print):
     else:
         out("modules and libraries as .py (CircuitPython's mpy-cross makes them .mpy: less "
             "RAM at import, which the Express needs)")
-    settings_note = "settings.toml: none on the drive; writing the documented one"
-    backup = None
-    if settings_text is not None and not holds_settings(settings_text):
-        settings_text = None  # (CircuitPython's own empty file: nobody's settings)
-        if settings_raw.decode("utf-8", "replace").lstrip("\ufeff").strip():
-            backup = backup_name(drive, settings_raw)  # only comments: someone's notes, kept
-            settings_note = ("settings.toml: the drive's sets nothing (only comments); keeping "
-                             "it as %s and writing the documented one over it" % backup)
-        else:
-            settings_note = ("settings.toml: the drive's sets nothing (blank, as CircuitPython "
-                             "makes it); writing the documented one over it")
     contents = build(board_id, major, settings_text, mpy_cross)
-    if backup:  # first: the old one is safe before the documented one replaces it
-        contents.insert(0, (backup, settings_raw))
-    out("settings.toml: kept as it is" if settings_text is not None else settings_note)
+    out(settings_said(settings_text))
     need = sum(len(d) for _, d in contents)
     block = block_size(drive)
     stale = stale_temporaries(drive)
