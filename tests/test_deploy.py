@@ -4,6 +4,7 @@ never the user's settings.toml, everything read back)."""
 
 import collections
 import os
+import re
 import stat
 
 import pytest
@@ -305,15 +306,33 @@ def test_a_full_drive_is_refused_before_anything_is_written(tmp_path, monkeypatc
     assert sorted(os.listdir(d)) == ["boot_out.txt"]
 
 
-def test_a_read_only_drive_says_so(tmp_path, monkeypatch):
+@pytest.mark.parametrize("error", [OSError(30, "Read-only file system"),
+                                   PermissionError(13, "Permission denied")])
+def test_a_read_only_drive_says_the_one_way_out_troubleshooting_md_gives(tmp_path, monkeypatch,
+                                                                        capsys, error):
+    """A drive the computer may only read (an old project's boot.py gave it to the board;
+    QI Klaxon's never does): the first change fails, nothing on the drive changed, exit 1,
+    and the way out is one that works on every board (the serial console's prompt renames
+    boot.py: the drive itself cannot be changed, and a Pico has no reset button for safe
+    mode), in the same words as docs/troubleshooting.md's row."""
     d = drive(tmp_path, "pico")
+    (tmp_path / "CIRCUITPY" / "code.py").write_text("print('an old project')\n")
 
-    def read_only(path, data):
-        raise OSError(30, "Read-only file system")
+    def read_only(path):
+        raise error
 
-    monkeypatch.setattr(deploy, "_write_verified", read_only)
-    with pytest.raises(deploy.DeployError, match="read-only"):
-        deploy.deploy(d, out=quiet)
+    monkeypatch.setattr(deploy.os, "remove", read_only)
+    assert deploy.main([d, "--py", "--offline"]) == 1
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and "is read-only for this computer" in err
+    assert "nothing on the drive was changed" in err and deploy.READ_ONLY in err
+    assert (tmp_path / "CIRCUITPY" / "code.py").read_text() == "print('an old project')\n"
+    with open(os.path.join(ROOT, "docs", "troubleshooting.md"), encoding="utf-8") as f:
+        page = " ".join(re.sub(r"\[([^]]*)\]\([^)]*\)", r"\1", f.read()).replace("`", "").split())
+    assert deploy.READ_ONLY in page
+    with open(os.path.join(ROOT, "boot.py"), encoding="utf-8") as f:  # QI Klaxon's: never
+        boot = f.read()
+    assert 'remount("/", readonly=True)' in boot.split("m.label")[-1]  # (the computer's to write)
 
 
 def fake_mpy_cross(tmp_path, first, major=10):
@@ -826,6 +845,76 @@ def test_a_settings_toml_that_is_a_folder_is_said_and_nothing_written(tmp_path, 
     err = capsys.readouterr().err
     assert "settings.toml is a folder" in err and "nothing was written" in err
     assert sorted(os.listdir(d)) == ["boot_out.txt", "settings.toml"]
+
+
+@pytest.mark.parametrize("what", ["code.py a folder", "lib a file", "hardware/device.py a folder"])
+def test_something_in_the_way_on_the_drive_is_said_before_anything_is_written(tmp_path, capsys,
+                                                                              what):
+    """A folder where a file goes, a file where a folder goes: the deploy would fail the
+    same way every time, so it says, before writing anything, what to move off the drive;
+    exit 1 (the drive); and once that is done it completes."""
+    d = drive(tmp_path, "pico")
+    root = tmp_path / "CIRCUITPY"
+    name = what.split()[0]
+    if what.endswith("a folder"):
+        (root / name).mkdir(parents=True)
+        (root / name / "mine.txt").write_text("notes\n")
+    else:
+        (root / name).write_text("not a folder\n")
+    before = sorted(str(p.relative_to(root)) for p in root.rglob("*"))
+    assert deploy.main([d, "--py", "--offline"]) == 1
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and err.count("\n") == 1
+    kind = "folder" if what.endswith("a folder") else "file"
+    assert err.startswith("deploy: %s on the drive is a %s, and QI Klaxon needs a %s of that "
+                          "name" % (name, kind, "file" if kind == "folder" else "folder"))
+    assert "delete" in err and "then run the deploy again (nothing was written)" in err
+    assert sorted(str(p.relative_to(root)) for p in root.rglob("*")) == before
+    import shutil  # as the message says: moved off the drive, then again
+
+    shutil.rmtree(root / name) if kind == "folder" else (root / name).unlink()
+    assert deploy.main([d, "--py", "--offline"]) == 0
+    assert (root / "code.py").is_file() and (root / "lib").is_dir()
+
+
+def test_a_deploy_that_is_done_says_to_press_reset(tmp_path, capsys):
+    """CircuitPython restarts code.py by itself after the copy, but only a reset runs boot.py
+    (the drive's name): the last thing a deploy says is to press it, and how on a Pico."""
+    assert deploy.main([drive(tmp_path, "pico"), "--py", "--offline"]) == 0
+    last = capsys.readouterr().out.splitlines()[-1]
+    assert last == deploy.RESET
+    assert "press its reset button once" in last and "unplug it and plug it back in" in last
+
+
+@pytest.mark.parametrize("where", ["libraries", "the whole cache"])
+def test_a_cache_another_user_made_is_said_with_what_to_do(tmp_path, monkeypatch, capsys, where):
+    """A deploy once run with sudo leaves .cache/ owned by root, its folders readable by
+    their owner only: the next deploy, as the maker, cannot fetch into it. It says so and
+    how to give it back (or delete it), exit 1, no traceback, nothing written. (The test
+    runs as any user: the folder refuses this one as the kernel would.)"""
+    cache = tmp_path / "repo" / ".cache"
+    monkeypatch.setattr(deploy, "CACHE", str(cache))
+    monkeypatch.setattr(deploy, "LIBRARY_CACHE", str(cache / "libraries"))
+    monkeypatch.setattr(deploy, "_from_environment", lambda name: None)
+    refused = str(cache / "libraries") if where == "libraries" else str(cache)
+
+    def mkdtemp(prefix=None, dir=None, **kw):
+        raise PermissionError(13, "Permission denied", refused)
+
+    def makedirs(path, exist_ok=False, **kw):
+        if str(path).startswith(refused):
+            raise PermissionError(13, "Permission denied", refused)
+
+    monkeypatch.setattr(deploy.tempfile, "mkdtemp", mkdtemp)
+    monkeypatch.setattr(deploy.os, "makedirs", makedirs)
+    d = drive(tmp_path, "pico")
+    assert deploy.main([d, "--py"]) == 1
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and err.count("\n") == 1
+    assert err.startswith("deploy: cannot use %s, where the deploy keeps what it fetched" % cache)
+    assert "sudo chown -R $USER %s" % cache in err and "delete it" in err
+    assert "nothing was written" in err
+    assert os.listdir(d) == ["boot_out.txt"]
 
 
 # ------------------------------------------------------------ bad input: exit 2

@@ -765,6 +765,65 @@ def settings_said(text):
     return "settings.toml: yours, kept as it is (a deploy never writes it)"
 
 
+def in_the_way(drive, contents):
+    """A DeployError (nothing written yet) when something on ``drive`` stands where a file
+    of ``contents`` goes and a deploy cannot move it: a folder where a file goes (a
+    folder ``code.py``), a file where a folder goes (a file ``lib``), a folder where a
+    ``.py`` a new ``.mpy`` replaces is. Run again, the deploy would fail the same way, so
+    it says what to move first."""
+    rels = [rel for rel, _ in contents]
+    rels += [rel[:-4] + ".py" for rel in rels if rel.endswith(".mpy")]
+    for rel in rels:
+        parts = rel.split("/")
+        for i in range(1, len(parts)):
+            folder = "/".join(parts[:i])
+            if os.path.isfile(os.path.join(drive, *parts[:i])):
+                raise DeployError(
+                    "%s on the drive is a file, and QI Klaxon needs a folder of that name (for "
+                    "%s): copy that file to your computer if you want it, delete it from the "
+                    "drive, then run the deploy again (nothing was written)" % (folder, rel))
+        if os.path.isdir(os.path.join(drive, *parts)):
+            raise DeployError(
+                "%s on the drive is a folder, and QI Klaxon needs a file of that name there: "
+                "copy what is in that folder to your computer if you want it, delete the folder "
+                "from the drive, then run the deploy again (nothing was written)" % rel)
+
+
+# A drive the computer may only read: a boot.py gave it to the board (storage.remount("/",
+# readonly=False); QI Klaxon's boot.py never does). Deleting that boot.py from the drive is
+# what cannot be done; the serial console's prompt runs on the board, which may write, on
+# every board (a Pico has no reset button for safe mode). docs/troubleshooting.md says
+# these words (a test holds them together).
+READ_ONLY = ("A boot.py (an old project's: QI Klaxon's leaves the drive to the computer) "
+             "gave the drive to the board. The way out, on every board: open the board's "
+             "serial console (docs/install.md, The serial console), press Ctrl-C, then at the "
+             ">>> prompt type import os; os.rename(\"/boot.py\", \"/boot.bak\") and press Enter; "
+             "then press the board's reset button once (a Pico has none: unplug it and plug it "
+             "back in), and run the deploy again. If the prompt answers Read-only filesystem, "
+             "boot.py is not the cause: the computer found an error on the drive; unplug the "
+             "board, plug it back in, and let the computer check the drive if it offers to.")
+# What a successful deploy says last: CircuitPython restarts code.py by itself after the
+# copy, but only a reset runs boot.py (which names the drive QIKLAXON)
+RESET = ("The board starts QI Klaxon by itself; press its reset button once (a Pico has none: "
+         "unplug it and plug it back in) so that boot.py runs too and names the drive "
+         "QIKLAXON. Then check it: docs/first-power-on.md")
+# Where the deploy keeps what it fetched (the libraries, a pip venv, mpy-cross)
+CACHE = os.path.join(ROOT, ".cache")
+
+
+def cache_trouble(e):
+    """A DeployError with what to do when OSError ``e`` was about ``CACHE`` (made by another
+    user: a deploy once run with sudo; its folders are its owner's only), else None."""
+    name = getattr(e, "filename", None)
+    if not name or not os.path.abspath(str(name)).startswith(CACHE):
+        return None
+    return DeployError(
+        "cannot use %s, where the deploy keeps what it fetched (%s: %s): another user made it "
+        "(a deploy once run with sudo?). Give it back to yourself (Linux, macOS: sudo chown -R "
+        "$USER %s), or delete it (it is only a cache: it is fetched again), then run the "
+        "deploy again; nothing was written" % (CACHE, name, e.strerror or e, CACHE))
+
+
 # What a deploy stopped while writing leaves: its temporaries are removed, and code.py,
 # written last, is not there yet (the old one went first)
 HALF_WRITTEN = ("the drive is half-written and has no code.py, so the board runs nothing (never "
@@ -806,6 +865,7 @@ def deploy(drive, mpy_cross=None, dry_run=False, out=print):
             "RAM at import, which the Express needs)")
     contents = build(board_id, major, settings_text, mpy_cross)
     out(settings_said(settings_text))
+    in_the_way(drive, contents)
     need = sum(len(d) for _, d in contents)
     block = block_size(drive)
     stale = stale_temporaries(drive)
@@ -862,8 +922,8 @@ def deploy(drive, mpy_cross=None, dry_run=False, out=print):
         if isinstance(e, DeployError):
             raise DeployError("%s; %s" % (e, then))
         if isinstance(e, PermissionError) or getattr(e, "errno", None) == errno.EROFS:
-            raise DeployError("%s is read-only (%s); if boot.py remounted it for the board, "
-                              "hold a button at reset or edit boot.py; %s" % (drive, e, then))
+            raise DeployError("%s is read-only for this computer (%s), and %s. %s" % (
+                drive, e.strerror or e, then, READ_ONLY))
         if getattr(e, "errno", None) == errno.ENOSPC:
             raise DeployError("writing %s failed: the drive is full (%s); remove old files, "
                               "and %s" % (doing, e, then))
@@ -871,6 +931,7 @@ def deploy(drive, mpy_cross=None, dry_run=False, out=print):
             raise DeployError("writing %s failed: %s; %s" % (doing, e, then))
         raise
     out("done: %d bytes on %s, %d bytes free" % (need, drive, shutil.disk_usage(drive).free))
+    out(RESET)
     return [(rel, len(data)) for rel, data in contents]
 
 
@@ -965,6 +1026,10 @@ def main(argv=None):
     except KeyboardInterrupt:  # (while fetching or compiling: deploy() says its own)
         _fail("stopped (Ctrl-C) before anything was written to the drive")
         return 130
+    except OSError as e:  # (before the drive is written: deploy() says its own)
+        trouble = cache_trouble(e) or DeployError("%s; nothing was written to the drive" % e)
+        _fail(trouble)
+        return trouble.code
     finally:
         FETCH = True
     return 0

