@@ -80,9 +80,9 @@ def content_of(rel, board=None):
     if rel == "version.txt":
         major = int(BOOT_OUT[board].split("CircuitPython ")[1].split(".")[0])
         title = [b["title"] for b in layout.BUILDS if b["profile"] == board][0]
-        with open(os.path.join(ROOT, "VERSION")) as f:
-            return ("QI Klaxon %s for %s, CircuitPython %d\n" % (f.read().strip(), title,
-                                                                major)).encode()
+        with open(os.path.join(ROOT, "VERSION")) as f:  # (9's and 10's files are the same)
+            return ("QI Klaxon %s for %s, CircuitPython %s\n" % (
+                f.read().strip(), title, "9 and 10" if major in (9, 10) else major)).encode()
     if deploy.is_library(rel):
         return deploy.lean_library(source_of(rel)).encode()
     with open(source_of(rel), "rb") as f:

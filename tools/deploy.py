@@ -84,7 +84,15 @@ VERSION_TXT = "version.txt"  # on the drive: code.py prints its line first
 # the firmware, never named settings.toml: an update cannot replace the maker's)
 EXAMPLE = "settings.example.toml"
 # That line, as the console shows it: the lanes tell it from the device's own lines by this
-VERSION_LINE = re.compile(r"^QI Klaxon \S+ for [^,]+, CircuitPython \d+$")
+VERSION_LINE = re.compile(r"^QI Klaxon \S+ for [^,]+, CircuitPython \d+( and \d+)*$")
+# CircuitPython major versions whose mpy-cross (mpycross.TAGS' versions: 9.2.9, 10.0.0)
+# make byte-identical .mpy files of everything a deploy compiles, at the flags it uses
+# (-O3 and one source name for the Express, the defaults elsewhere): both emit mpy v6.3,
+# and the qstrs these files name are numbered alike. So one set of files, and one zip a
+# board, serves both, and version.txt names both. tests/test_bundle.py compiles every
+# build with both and fails the day they differ; then this becomes () and the zips split
+# (tools/bundle.py makes one per version whenever the files differ).
+SAME_MPY = (9, 10)
 # Host-only files beside the firmware's, never copied: the names of the builds and of
 # the state (tools read it; each device module holds its own const copies), the
 # readable Game API
@@ -134,10 +142,17 @@ def version():
     return v
 
 
-def version_line(profile, major):
-    """version.txt's one line for a build on CircuitPython ``major``."""
-    return "QI Klaxon %s for %s, CircuitPython %d\n" % (version(), layout.BY_PROFILE[profile]["title"],
-                                                       major)
+def serves(major):
+    """The CircuitPython majors the files made for ``major`` run on (``SAME_MPY``)."""
+    return SAME_MPY if major in SAME_MPY else (major,)
+
+
+def version_line(profile, majors):
+    """version.txt's one line for a build whose files run on CircuitPython ``majors`` (a
+    number, or the numbers: "CircuitPython 9 and 10")."""
+    majors = (majors,) if isinstance(majors, int) else tuple(majors)
+    return "QI Klaxon %s for %s, CircuitPython %s\n" % (
+        version(), layout.BY_PROFILE[profile]["title"], " and ".join(str(m) for m in majors))
 
 
 def _windows_volumes():
@@ -703,7 +718,7 @@ def space_needed(drive, contents, block, removed=()):
     return peak
 
 
-def build(board_id, major, settings_text=None, mpy_cross=None):
+def build(board_id, major, settings_text=None, mpy_cross=None, majors=None):
     """[(relative path, bytes)] a deploy writes for a board with ``board_id`` on
     CircuitPython ``major``, in the order it writes them (code.py last). ``settings_text``:
     the drive's settings.toml (None: it has none), read only for what it changes in the
@@ -711,7 +726,8 @@ def build(board_id, major, settings_text=None, mpy_cross=None):
     mpy-cross, checked by the caller (None: .py). Never ``settings.toml`` itself: the
     maker's, kept by construction (a copy of a whole zip over the drive cannot replace
     it); the documented settings go as ``settings.example.toml``, which the firmware never
-    reads, and a key missing from settings.toml takes its default.
+    reads, and a key missing from settings.toml takes its default. ``majors``: the
+    CircuitPython versions version.txt names (default ``serves(major)``).
     The one list of what a build gets: tools/bundle.py zips exactly this."""
     profile = profile_for(board_id)
     contents = []
@@ -730,7 +746,8 @@ def build(board_id, major, settings_text=None, mpy_cross=None):
                 with open(src, "rb") as f:
                     data = f.read()
             if rel == "code.py":  # the version first: code.py prints it as its first line
-                contents.append((VERSION_TXT, version_line(profile or "pico", major).encode()))
+                contents.append((VERSION_TXT, version_line(profile or "pico",
+                                                           majors or serves(major)).encode()))
             contents.append((rel, data))
     with open(os.path.join(ROOT, EXAMPLE), "rb") as f:  # every setting explained, never read
         contents.insert(0, (EXAMPLE, f.read()))
