@@ -296,3 +296,33 @@ def test_the_release_workflow_makes_the_bundles_on_a_version_tag_and_attaches_th
     assert "contents: write" in flow
     with open(os.path.join(ROOT, ".gitignore")) as f:
         assert "/dist/" in f.read().split()
+
+
+def test_the_drilling_template_prints_at_actual_size_with_the_guides_holes():
+    """docs/drilling-template.svg is a page in millimetres (its width and height in mm, its
+    units mm), fits A4 and US letter, carries a 100 mm bar to check the print, draws each
+    of the build guide's button holes at its diameter, the 55 mm window and the leads'
+    hole, every word at least 3 mm tall (8.5 pt) printed; the build guide links it."""
+    import xml.etree.ElementTree as ET
+
+    import pictures
+
+    svg = ET.fromstring(text_of("docs/drilling-template.svg"))
+    ns = "{http://www.w3.org/2000/svg}"
+    w, h = float(svg.get("width")[:-2]), float(svg.get("height")[:-2])
+    assert svg.get("width").endswith("mm") and svg.get("viewBox") == "0 0 %g %g" % (w, h)
+    assert w <= 210 and h <= 279  # A4 is 210 wide, letter 279 tall
+    radii = sorted(float(c.get("r")) for c in svg.iter(ns + "circle")
+                   if c.get("stroke-dasharray") is None)
+    for d in pictures.BUTTON_HOLES + (pictures.WINDOW, pictures.LEAD_HOLE):
+        assert d / 2 in radii, d
+    bar = [p.get("d") for p in svg.iter(ns + "path") if p.get("stroke-width") == "0.6"]
+    assert len(bar) == 1 and re.fullmatch(r"M10 \S+H110", bar[0])  # 100 mm long
+    for t in svg.iter(ns + "text"):
+        assert float(t.get("font-size") or svg.get("font-size")) >= 3.0, t.text
+    guide = " ".join(text_of("docs/build-guide.md").split())
+    assert "(drilling-template.svg)" in guide and "at 100 %" in guide
+    low, high = (int(n) for n in re.search(r"a (\d+) to \d+ mm hole\), most \*\*100 mm\*\* ones "
+                                           r"about \d+ to \d+ mm \(a \d+ to (\d+) mm hole\)",
+                                           guide).groups())
+    assert (low, high) == (min(pictures.BUTTON_HOLES), max(pictures.BUTTON_HOLES))

@@ -74,7 +74,9 @@ docs/ (docs/first-power-on.md, docs/troubleshooting.md).
 # Other boards a build's zip is for, each with its own CircuitPython (its page on
 # circuitpython.org): the Pico's firmware runs on the Pico 2 (board id
 # raspberry_pi_pico2, which starts as the Pico's: lib/qiklaxon/layout.py profile_for)
-ALSO = {"pico": (("Raspberry Pi Pico 2", "raspberry_pi_pico2"),)}
+ALSO = {"pico": (("Raspberry Pi Pico 2", "raspberry_pi_pico2"),
+                 ("Raspberry Pi Pico W", "raspberry_pi_pico_w"),
+                 ("Raspberry Pi Pico 2 W", "raspberry_pi_pico2_w"))}
 
 
 def _majors(majors):

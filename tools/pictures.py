@@ -374,10 +374,99 @@ def finished_device():
     return "\n".join(out) + "\n"
 
 
+# The drilling template (docs/drilling-template.svg), printed at 1:1: sizes in mm.
+# The button's hole is its thread + 1 mm (docs/build-guide.md, The box): most 60 mm
+# buttons' threads are 24 to 28 mm, most 100 mm ones' 30 to 35.
+BUTTON_HOLES = (25, 28, 30, 32, 36)
+BUTTON_CAPS = (60, 100)  # the caps, dashed: the room a button takes on the lid
+WINDOW = 55  # the Circuit Playground's window (the board is 51 mm across)
+BOARD = 51
+LEAD_HOLE = 10  # the leads from the button to a board on top of the lid, and the battery's
+SCALE_MM = 100  # the bar a maker measures to check the print is 1:1
+PAGE_MM = (200, 260)  # drawn within this: fits A4 (210 x 297) and US letter (216 x 279)
+
+
+def drilling_template():
+    """A page to print at 100 %, tape to the lid and drill through: the button's holes
+    (concentric, the thread + 1 mm), a 60 and a 100 mm cap's room, the Circuit
+    Playground's window with its board, the leads' hole, and a 100 mm bar to check the
+    scale. Units are millimetres (width and height in mm, the viewBox in mm)."""
+    w, h = PAGE_MM
+    bx, by = 60, 95  # the button's centre
+    wx, wy = 150, 95  # the window's centre (90 mm away: a 100 mm cap clears the window)
+    lx, ly = 150, 150  # the leads' hole
+    out = ['<svg xmlns="http://www.w3.org/2000/svg" width="%dmm" height="%dmm" '
+           'viewBox="0 0 %d %d" font-family="sans-serif" font-size="3.5">' % (w, h, w, h),
+           '<rect width="100%" height="100%" fill="#ffffff"/>',
+           '<text x="8" y="12" font-size="6" font-weight="bold">QI Klaxon: drilling '
+           'template (print at 100 %, actual size)</text>',
+           '<text x="8" y="19">Print with no "fit to page" scaling, check the bar below '
+           'measures %d mm, tape the page to the lid and</text>' % SCALE_MM,
+           '<text x="8" y="24">punch each centre through. Drill the button\'s hole its '
+           'thread across + 1 mm: the circle that size.</text>']
+
+    def cross(x, y, r=4):
+        return ('<path d="M%g %gH%gM%g %gV%g" stroke="#000" stroke-width="0.3"/>'
+                % (x - r, y, x + r, x, y - r, y + r))
+
+    for cap in BUTTON_CAPS:  # the room each cap takes
+        out.append('<circle cx="%g" cy="%g" r="%g" fill="none" stroke="#555" stroke-width="0.3" '
+                   'stroke-dasharray="2 2"/>' % (bx, by, cap / 2))
+        out.append('<text x="%g" y="%g" text-anchor="middle" fill="#333">%d mm button\'s '
+                   'cap</text>' % (bx, by - cap / 2 - 1.5, cap))
+    for i, d in enumerate(BUTTON_HOLES):
+        out.append('<circle cx="%g" cy="%g" r="%g" fill="none" stroke="#000" '
+                   'stroke-width="0.35"/>' % (bx, by, d / 2))
+        a = math.radians(-60 + 30 * i)  # each circle's label on a leader, fanned out
+        x1, y1 = bx + d / 2 * math.cos(a), by + d / 2 * math.sin(a)
+        x2, y2 = bx + 22 * math.cos(a), by + 22 * math.sin(a)
+        out.append('<path d="M%.2f %.2fL%.2f %.2f" stroke="#000" stroke-width="0.2"/>'
+                   % (x1, y1, x2, y2))
+        out.append('<text x="%.1f" y="%.1f" font-size="3.2" text-anchor="middle">%d</text>'
+                   % (bx + 24.5 * math.cos(a), by + 24.5 * math.sin(a) + 1.1, d))
+    out.append(cross(bx, by))
+    out.append('<text x="%g" y="%g" text-anchor="middle">the Klaxon: hole diameters in mm '
+               '(%s)</text>' % (bx, by + BUTTON_CAPS[-1] / 2 + 6,
+                                ", ".join(str(d) for d in BUTTON_HOLES)))
+    out.append('<circle cx="%g" cy="%g" r="%g" fill="none" stroke="#000" stroke-width="0.5"/>'
+               % (wx, wy, WINDOW / 2))
+    out.append('<circle cx="%g" cy="%g" r="%g" fill="none" stroke="#777" stroke-width="0.3" '
+               'stroke-dasharray="1 1.5"/>' % (wx, wy, BOARD / 2))
+    out.append(cross(wx, wy))
+    out.append('<text x="%g" y="%g" text-anchor="middle">Circuit Playground window: %d mm</text>'
+               % (wx, wy - WINDOW / 2 - 3, WINDOW))
+    out.append('<text x="%g" y="%g" text-anchor="middle" fill="#333">(dotted: the board, %d mm)'
+               '</text>' % (wx, wy + WINDOW / 2 + 5, BOARD))
+    out.append('<circle cx="%g" cy="%g" r="%g" fill="none" stroke="#000" stroke-width="0.5"/>'
+               % (lx, ly, LEAD_HOLE / 2))
+    out.append(cross(lx, ly, 3))
+    out.append('<text x="%g" y="%g" text-anchor="middle">the leads\' hole: %d mm</text>'
+               % (lx, ly + LEAD_HOLE / 2 + 5, LEAD_HOLE))
+    out.append('<text x="%g" y="%g" text-anchor="middle" fill="#333">(only for a board on top '
+               'of the lid)</text>' % (lx, ly + LEAD_HOLE / 2 + 10))
+    y0 = 205
+    out.append('<path d="M10 %gH%g" stroke="#000" stroke-width="0.6"/>' % (y0, 10 + SCALE_MM))
+    for mm in range(0, SCALE_MM + 1, 10):
+        out.append('<path d="M%g %gV%g" stroke="#000" stroke-width="0.4"/>'
+                   % (10 + mm, y0 - (4 if mm % 50 == 0 else 2), y0))
+        if mm % 50 == 0:
+            out.append('<text x="%g" y="%g" text-anchor="middle">%d</text>' % (10 + mm, y0 + 5, mm))
+    out.append('<text x="%g" y="%g">this bar is %d mm: measure it before you drill</text>'
+               % (15 + SCALE_MM, y0 + 1, SCALE_MM))
+    for i, line in enumerate((
+            "Up to 32 mm a step drill does it; 36 mm is past most step drills: use a hole saw,",
+            "35 mm filed wider, or 38 mm (the cap's rim and the nut cover the gap). The window:",
+            "a 54 or 57 mm hole saw. Drill slowly into a scrap of wood held under the lid, and",
+            "file the edges smooth.")):
+        out.append('<text x="10" y="%g">%s</text>' % (y0 + 16 + 5 * i, line))
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
 PICTURES = {"ring-legend.svg": ring_legend, "klaxon-sound.svg": klaxon_sound,
             "wiring-circuit-playground.svg": wiring_circuit_playground,
             "wiring-pico.svg": wiring_pico,
-            "klaxon-device.svg": finished_device}
+            "klaxon-device.svg": finished_device, "drilling-template.svg": drilling_template}
 
 
 def main():
