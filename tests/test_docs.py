@@ -256,7 +256,7 @@ def test_the_first_power_on_check_is_true_on_every_build():
     blocks = _blocks("docs/first-power-on.md")
     version, start = blocks[0][0], blocks[0][1:]
     assert deploy.VERSION_LINE.match(version) and version.startswith("QI Klaxon ")
-    assert version == deploy.version_line("cpb", deploy.serves(10)).strip()  # as the deploy writes it
+    assert version == deploy.version_line("cpb", deploy.serves(10)).strip()  # (the deploy's)
     first = start + [b[0] for b in blocks[1:6]]
     assert first == ["new", "at 0 0 0 0", "klaxon sounded", "ask 0", "answer 1", "klaxon 2 1",
                      "refused this question already had its Klaxon"]
@@ -348,7 +348,8 @@ def _svg_shapes(rel):
         elif tag == "circle" and fill not in (None, "none"):
             shapes.append(("circle", [float(el.get(k)) for k in ("cx", "cy", "r")], fill))
         elif tag == "text":
-            words.append((float(el.get("x")), float(el.get("y")), float(el.get("font-size") or base),
+            size = float(el.get("font-size") or base)
+            words.append((float(el.get("x")), float(el.get("y")), size,
                           el.get("text-anchor") or "start", el.get("fill") or "#000",
                           "".join(el.itertext()), len(shapes)))
     return page, shapes, words
