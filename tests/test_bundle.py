@@ -369,3 +369,24 @@ def test_ctrl_c_leaves_no_half_zip_and_exits_130(tmp_path, monkeypatch, capsys):
         KeyboardInterrupt))
     assert bundle.main(["--out", str(tmp_path), "--offline"]) == 130
     assert capsys.readouterr().err.startswith("bundle: stopped (Ctrl-C)")
+
+
+def test_a_cache_another_user_made_is_said_with_what_to_do_not_a_traceback(tmp_path, monkeypatch,
+                                                                          capsys):
+    """The bundle fetches into .cache/ as the deploy does: a .cache a sudo run left to root
+    is a message with what to do (tools/deploy.py cache_trouble), exit 1, no zip."""
+    cache = tmp_path / "repo" / ".cache"
+    monkeypatch.setattr(deploy, "CACHE", str(cache))
+    monkeypatch.setattr(deploy, "LIBRARY_CACHE", str(cache / "libraries"))
+    monkeypatch.setattr(deploy, "_from_environment", lambda name: None)
+
+    def refused(*a, **k):
+        raise PermissionError(13, "Permission denied", str(cache / "libraries"))
+
+    monkeypatch.setattr(deploy.tempfile, "mkdtemp", refused)
+    out = tmp_path / "dist"
+    assert bundle.main(["--out", str(out)]) == 1
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and err.startswith("bundle: cannot use %s" % cache)
+    assert "sudo chown -R $USER" in err and err.rstrip().endswith("run the bundle again")
+    assert os.listdir(out) == []

@@ -244,6 +244,12 @@ def main(argv=None):
         _fail("stopped (Ctrl-C); the zips made so far are whole, the one being made was "
               "removed")
         return 130
+    except OSError as e:  # (a .cache another user made: deploy's words; else what failed)
+        trouble = deploy.cache_trouble(e) or deploy.DeployError(
+            "%s; the zips made so far are whole" % e)
+        _fail(str(trouble).replace("run the deploy again; nothing was written",
+                                   "run the bundle again"))
+        return trouble.code
     finally:
         deploy.FETCH = True
     sys.stdout.flush()
