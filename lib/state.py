@@ -3,9 +3,13 @@ byte: device.py's chores import this and call ``show``, which answers and leaves
 so between asks it costs nothing. (At the top of lib/: ``state`` and ``show`` are
 names the loop holds anyway, so it gains none.)
 
-    state S... u... P[0] .. P[players - 1]    the referee's state, what is being
-                                              entered, each seat's square
+    state S... u... P[0] .. P[players - 1] C  the referee's state, what is being
+                                              entered, each seat's square, and C, the
+                                              sum of the numbers before it
     state                                     a pure Klaxon (no referee)
+
+C lets the host tell a line that lost or changed a digit on a noisy cable from the
+board's, and ask again (a sum: a local and one add a number, nothing more in RAM).
 
 then, while it lasts, the fault (for a page that joins later): the referee failed,
 the Klaxon stuck.
@@ -29,12 +33,17 @@ def show(d):
     r = d.r
     print("state", end="")
     if r:
+        c = 0
         for x in r.S:
             print("", x, end="")
+            c += x
         for x in r.u:
             print("", x, end="")
+            c += x
         for i in range(r.S[_PLAYERS]):
             print("", r.P[i], end="")
+            c += r.P[i]
+        print("", c, end="")
     print()
     if d.f[_FAULT]:
         print("fault: the referee failed (a pure Klaxon until it is rebuilt)")

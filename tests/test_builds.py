@@ -148,3 +148,18 @@ def test_a_deploy_of_every_build_leaves_the_table_out(tmp_path):
         assert "lib/qiklaxon/core.py" in written
         assert not [r for r in written if re.search(r"layout|game\.py", r)], written
         assert not (d / "lib" / "qiklaxon" / "layout.py").exists()
+
+
+def test_the_pico_w_and_pico_2_w_start_the_picos_build_as_the_build_guide_says():
+    """circuitpython.org's ids for the W boards start as the Pico's: the firmware picks the
+    Pico's build (its pins, none of them the radio's GP23-GP25 and GP29), the deploy
+    copies it, and docs/build-guide.md says a W takes the same zip and wiring."""
+    for board_id in ("raspberry_pi_pico_w", "raspberry_pi_pico2_w"):
+        assert layout.profile_for(board_id) == "pico" and deploy.profile_for(board_id) == "pico"
+    import scenario
+
+    pins = set(scenario.pin_names(scenario.profile("pico")))
+    assert not pins & {"GP23", "GP24", "GP25", "GP29"}, pins
+    with open(os.path.join(ROOT, "docs", "build-guide.md"), encoding="utf-8") as f:
+        guide = " ".join(f.read().split())
+    assert "A **Pico W** or **Pico 2 W** takes the same zip and wiring" in guide

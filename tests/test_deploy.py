@@ -1,9 +1,10 @@
 """tools/deploy.py against folders that stand in for CIRCUITPY drives: each build gets
 only what it runs, written safely (space checked first, temporary names, code.py last,
-the user's settings.toml kept, everything read back)."""
+never the user's settings.toml, everything read back)."""
 
 import collections
 import os
+import re
 import stat
 
 import pytest
@@ -25,7 +26,7 @@ BOOT_OUT = {
 }
 # What every build runs (no __init__.py: hardware/ and qiklaxon/ are namespace packages),
 # and version.txt, the firmware's version, which start-up (hardware/steps.py) prints first
-EVERY_BUILD = {"code.py", "boot.py", "safemode.py", "settings.toml", "version.txt",
+EVERY_BUILD = {"code.py", "boot.py", "safemode.py", "settings.example.toml", "version.txt",
                "hardware/steps.py", "hardware/settings.py", "hardware/start.py", "hardware/outputs.py",
                "hardware/device.py",
                "lib/qiklaxon/core.py", "lib/qiklaxon/restore.py", "lib/qiklaxon/undo.py",
@@ -46,7 +47,7 @@ EXPECTED = {
     ("pico", ""): EVERY_BUILD | {"hardware/profile_pico.py", "hardware/power.py",
                                  "lib/neopixel.py"},
     # a Pico with a small amplifier (QK_AUDIO = "amp"): WAV sounds through the mixer
-    ("pico", 'QK_AUDIO = "amp"\n'): (EVERY_BUILD | SOUNDS) - {"settings.toml"} | {
+    ("pico", 'QK_AUDIO = "amp"\n'): EVERY_BUILD | SOUNDS | {
         "hardware/profile_pico.py", "hardware/power.py", "hardware/mixer.py",
         "lib/neopixel.py"},
 }
@@ -68,8 +69,6 @@ def quiet(*a):
 
 def source_of(rel):
     """The file in this repo (or environment) that ``rel`` on the drive is a copy of."""
-    if rel == "settings.toml":
-        return os.path.join(ROOT, "settings.example.toml")
     if rel.startswith("lib/") and "/" not in rel[4:]:  # a CircuitPython library
         return deploy.library_source(rel[4:-3])
     return os.path.join(ROOT, *rel.split("/"))
@@ -82,9 +81,9 @@ def content_of(rel, board=None):
     if rel == "version.txt":
         major = int(BOOT_OUT[board].split("CircuitPython ")[1].split(".")[0])
         title = [b["title"] for b in layout.BUILDS if b["profile"] == board][0]
-        with open(os.path.join(ROOT, "VERSION")) as f:
-            return ("QI Klaxon %s for %s, CircuitPython %d\n" % (f.read().strip(), title,
-                                                                major)).encode()
+        with open(os.path.join(ROOT, "VERSION")) as f:  # (9's and 10's files are the same)
+            return ("QI Klaxon %s for %s, CircuitPython %s\n" % (
+                f.read().strip(), title, "9 and 10" if major in (9, 10) else major)).encode()
     if deploy.is_library(rel):
         return deploy.lean_library(source_of(rel)).encode()
     with open(source_of(rel), "rb") as f:
@@ -241,47 +240,24 @@ def test_never_overwrites_the_users_settings(tmp_path):
 
 @pytest.mark.parametrize("empty", ["", "\n\n  \r\n", "# my notes\n\n  # QK_PLAYERS = 6\n",
                                    "\ufeff# saved by Notepad\r\n"])
-def test_an_empty_or_comments_only_settings_file_is_replaced_by_the_documented_one(tmp_path,
-                                                                                    empty):
-    """CircuitPython puts an empty settings.toml on a fresh Bluefruit's or Pico's drive:
-    it sets nothing, so the documented one is written over it, and the deploy says so.
-    One with comments is someone's notes: kept, byte for byte, as settings.toml.bak
-    (an empty or blank one is not worth a file)."""
+def test_an_empty_or_comments_only_settings_file_is_kept_and_the_deploy_says_how_to_set_one(
+        tmp_path, empty):
+    """CircuitPython puts an empty settings.toml on a fresh Bluefruit's or Pico's drive: it
+    is kept as it is (a maker may have begun it), the documented settings go beside it as
+    settings.example.toml, and the deploy says the board uses the defaults and how to
+    change one."""
     d = drive(tmp_path, "pico")
     (tmp_path / "CIRCUITPY" / "settings.toml").write_bytes(empty.encode())
     said = []
     written = dict(deploy.deploy(d, out=said.append))
-    assert "settings.toml" in written
-    assert (tmp_path / "CIRCUITPY" / "settings.toml").read_bytes() == content_of("settings.toml")
-    notes = "#" in empty
-    bak = tmp_path / "CIRCUITPY" / "settings.toml.bak"
-    assert bak.exists() == notes and ("settings.toml.bak" in written) == notes
-    if notes:
-        assert bak.read_bytes() == empty.encode()
-        assert [line for line in said if line.startswith("settings.toml: ")] == [
-            "settings.toml: the drive's sets nothing (only comments); keeping it as "
-            "settings.toml.bak and writing the documented one over it"]
-    else:
-        assert [line for line in said if line.startswith("settings.toml: ")] == [
-            "settings.toml: the drive's sets nothing (blank, as CircuitPython makes it); "
-            "writing the documented one over it"]
-
-
-def test_an_earlier_backup_of_the_settings_is_never_written_over(tmp_path):
-    d = drive(tmp_path, "cpb")
-    (tmp_path / "CIRCUITPY" / "settings.toml.bak").write_text("QK_PLAYERS = 9\n")
-    (tmp_path / "CIRCUITPY" / "settings.toml").write_text("# QK_PLAYERS = 5, maybe\n")
-    said = []
-    deploy.deploy(d, out=said.append)
-    assert (tmp_path / "CIRCUITPY" / "settings.toml.bak").read_text() == "QK_PLAYERS = 9\n"
-    assert (tmp_path / "CIRCUITPY" / "settings.toml.bak2").read_text() == \
-        "# QK_PLAYERS = 5, maybe\n"
-    assert "keeping it as settings.toml.bak2" in " ".join(said)
-    said.clear()
-    deploy.deploy(d, out=said.append)  # the documented one now: kept, nothing more backed up
-    assert "settings.toml: kept as it is" in said
+    assert "settings.toml" not in written and "settings.example.toml" in written
+    assert (tmp_path / "CIRCUITPY" / "settings.toml").read_bytes() == empty.encode()
+    assert [line for line in said if line.startswith("settings.toml: ")] == [
+        "settings.toml: sets nothing yet (as CircuitPython makes it), so the board uses the "
+        "defaults; to change one, copy its lines from settings.example.toml (every setting, "
+        "explained) into settings.toml"]
     assert sorted(n for n in os.listdir(d) if n.startswith("settings")) == [
-        "settings.toml", "settings.toml.bak", "settings.toml.bak2"]
+        "settings.example.toml", "settings.toml"]
 
 
 def test_a_settings_file_with_one_setting_is_kept_byte_for_byte(tmp_path):
@@ -292,14 +268,20 @@ def test_a_settings_file_with_one_setting_is_kept_byte_for_byte(tmp_path):
     written = dict(deploy.deploy(d, out=said.append))
     assert "settings.toml" not in written
     assert (tmp_path / "CIRCUITPY" / "settings.toml").read_bytes() == mine
-    assert "settings.toml: kept as it is" in said
+    assert "settings.toml: yours, kept as it is (a deploy never writes it)" in said
 
 
-def test_a_drive_without_settings_gets_the_documented_one_and_says_so(tmp_path):
+def test_a_drive_without_settings_gets_none_the_example_beside_and_says_so(tmp_path):
+    """No settings.toml: the board runs on the defaults (the firmware's, for every key
+    settings.toml does not set); the deploy writes none (an update must never replace a
+    maker's), only settings.example.toml, and says how to make one."""
     said = []
-    written = dict(deploy.deploy(drive(tmp_path, "cpx"), out=said.append))
-    assert "settings.toml" in written
-    assert "settings.toml: none on the drive; writing the documented one" in said
+    d = drive(tmp_path, "cpx")
+    written = dict(deploy.deploy(d, out=said.append))
+    assert "settings.toml" not in written and not os.path.exists(os.path.join(d, "settings.toml"))
+    assert "settings.toml: none on the drive, so the board uses the defaults; to change one, " \
+           "copy its lines from settings.example.toml (every setting, explained) into " \
+           "settings.toml (a new file)" in said
 
 
 def test_dry_run_writes_nothing(tmp_path):
@@ -325,15 +307,33 @@ def test_a_full_drive_is_refused_before_anything_is_written(tmp_path, monkeypatc
     assert sorted(os.listdir(d)) == ["boot_out.txt"]
 
 
-def test_a_read_only_drive_says_so(tmp_path, monkeypatch):
+@pytest.mark.parametrize("error", [OSError(30, "Read-only file system"),
+                                   PermissionError(13, "Permission denied")])
+def test_a_read_only_drive_says_the_one_way_out_troubleshooting_md_gives(tmp_path, monkeypatch,
+                                                                        capsys, error):
+    """A drive the computer may only read (an old project's boot.py gave it to the board;
+    QI Klaxon's never does): the first change fails, nothing on the drive changed, exit 1,
+    and the way out is one that works on every board (the serial console's prompt renames
+    boot.py: the drive itself cannot be changed, and a Pico has no reset button for safe
+    mode), in the same words as docs/troubleshooting.md's row."""
     d = drive(tmp_path, "pico")
+    (tmp_path / "CIRCUITPY" / "code.py").write_text("print('an old project')\n")
 
-    def read_only(path, data):
-        raise OSError(30, "Read-only file system")
+    def read_only(path):
+        raise error
 
-    monkeypatch.setattr(deploy, "_write_verified", read_only)
-    with pytest.raises(deploy.DeployError, match="read-only"):
-        deploy.deploy(d, out=quiet)
+    monkeypatch.setattr(deploy.os, "remove", read_only)
+    assert deploy.main([d, "--py", "--offline"]) == 1
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and "is read-only for this computer" in err
+    assert "nothing on the drive was changed" in err and deploy.READ_ONLY in err
+    assert (tmp_path / "CIRCUITPY" / "code.py").read_text() == "print('an old project')\n"
+    with open(os.path.join(ROOT, "docs", "troubleshooting.md"), encoding="utf-8") as f:
+        page = " ".join(re.sub(r"\[([^]]*)\]\([^)]*\)", r"\1", f.read()).replace("`", "").split())
+    assert deploy.READ_ONLY in page
+    with open(os.path.join(ROOT, "boot.py"), encoding="utf-8") as f:  # QI Klaxon's: never
+        boot = f.read()
+    assert 'remount("/", readonly=True)' in boot.split("m.label")[-1]  # (the computer's to write)
 
 
 def fake_mpy_cross(tmp_path, first, major=10):
@@ -755,8 +755,7 @@ def test_a_drive_that_fills_up_mid_write_leaves_no_temporaries_and_no_old_code_p
     fat.capacity, fat.says_free = 10_000_000, None
     written = dict(deploy.deploy(d, out=quiet))
     assert fat.files()["code.py"] == content_of("code.py") and temporaries(d) == []
-    # (the documented settings.toml, written first the first time, is kept the second)
-    assert set(fat.files()) == set(written) | {"boot_out.txt", "settings.toml"}
+    assert set(fat.files()) == set(written) | {"boot_out.txt"}
 
 
 def test_temporaries_an_older_deploy_left_are_removed(tmp_path):
@@ -847,6 +846,76 @@ def test_a_settings_toml_that_is_a_folder_is_said_and_nothing_written(tmp_path, 
     err = capsys.readouterr().err
     assert "settings.toml is a folder" in err and "nothing was written" in err
     assert sorted(os.listdir(d)) == ["boot_out.txt", "settings.toml"]
+
+
+@pytest.mark.parametrize("what", ["code.py a folder", "lib a file", "hardware/device.py a folder"])
+def test_something_in_the_way_on_the_drive_is_said_before_anything_is_written(tmp_path, capsys,
+                                                                              what):
+    """A folder where a file goes, a file where a folder goes: the deploy would fail the
+    same way every time, so it says, before writing anything, what to move off the drive;
+    exit 1 (the drive); and once that is done it completes."""
+    d = drive(tmp_path, "pico")
+    root = tmp_path / "CIRCUITPY"
+    name = what.split()[0]
+    if what.endswith("a folder"):
+        (root / name).mkdir(parents=True)
+        (root / name / "mine.txt").write_text("notes\n")
+    else:
+        (root / name).write_text("not a folder\n")
+    before = sorted(str(p.relative_to(root)) for p in root.rglob("*"))
+    assert deploy.main([d, "--py", "--offline"]) == 1
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and err.count("\n") == 1
+    kind = "folder" if what.endswith("a folder") else "file"
+    assert err.startswith("deploy: %s on the drive is a %s, and QI Klaxon needs a %s of that "
+                          "name" % (name, kind, "file" if kind == "folder" else "folder"))
+    assert "delete" in err and "then run the deploy again (nothing was written)" in err
+    assert sorted(str(p.relative_to(root)) for p in root.rglob("*")) == before
+    import shutil  # as the message says: moved off the drive, then again
+
+    shutil.rmtree(root / name) if kind == "folder" else (root / name).unlink()
+    assert deploy.main([d, "--py", "--offline"]) == 0
+    assert (root / "code.py").is_file() and (root / "lib").is_dir()
+
+
+def test_a_deploy_that_is_done_says_to_press_reset(tmp_path, capsys):
+    """CircuitPython restarts code.py by itself after the copy, but only a reset runs boot.py
+    (the drive's name): the last thing a deploy says is to press it, and how on a Pico."""
+    assert deploy.main([drive(tmp_path, "pico"), "--py", "--offline"]) == 0
+    last = capsys.readouterr().out.splitlines()[-1]
+    assert last == deploy.RESET
+    assert "press its reset button once" in last and "unplug it and plug it back in" in last
+
+
+@pytest.mark.parametrize("where", ["libraries", "the whole cache"])
+def test_a_cache_another_user_made_is_said_with_what_to_do(tmp_path, monkeypatch, capsys, where):
+    """A deploy once run with sudo leaves .cache/ owned by root, its folders readable by
+    their owner only: the next deploy, as the maker, cannot fetch into it. It says so and
+    how to give it back (or delete it), exit 1, no traceback, nothing written. (The test
+    runs as any user: the folder refuses this one as the kernel would.)"""
+    cache = tmp_path / "repo" / ".cache"
+    monkeypatch.setattr(deploy, "CACHE", str(cache))
+    monkeypatch.setattr(deploy, "LIBRARY_CACHE", str(cache / "libraries"))
+    monkeypatch.setattr(deploy, "_from_environment", lambda name: None)
+    refused = str(cache / "libraries") if where == "libraries" else str(cache)
+
+    def mkdtemp(prefix=None, dir=None, **kw):
+        raise PermissionError(13, "Permission denied", refused)
+
+    def makedirs(path, exist_ok=False, **kw):
+        if str(path).startswith(refused):
+            raise PermissionError(13, "Permission denied", refused)
+
+    monkeypatch.setattr(deploy.tempfile, "mkdtemp", mkdtemp)
+    monkeypatch.setattr(deploy.os, "makedirs", makedirs)
+    d = drive(tmp_path, "pico")
+    assert deploy.main([d, "--py"]) == 1
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and err.count("\n") == 1
+    assert err.startswith("deploy: cannot use %s, where the deploy keeps what it fetched" % cache)
+    assert "sudo chown -R $USER %s" % cache in err and "delete it" in err
+    assert "nothing was written" in err
+    assert os.listdir(d) == ["boot_out.txt"]
 
 
 # ------------------------------------------------------------ bad input: exit 2

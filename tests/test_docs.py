@@ -256,7 +256,7 @@ def test_the_first_power_on_check_is_true_on_every_build():
     blocks = _blocks("docs/first-power-on.md")
     version, start = blocks[0][0], blocks[0][1:]
     assert deploy.VERSION_LINE.match(version) and version.startswith("QI Klaxon ")
-    assert version.endswith(" for Circuit Playground Bluefruit, CircuitPython 10")
+    assert version == deploy.version_line("cpb", deploy.serves(10)).strip()  # (the deploy's)
     first = start + [b[0] for b in blocks[1:6]]
     assert first == ["new", "at 0 0 0 0", "klaxon sounded", "ask 0", "answer 1", "klaxon 2 1",
                      "refused this question already had its Klaxon"]
@@ -296,3 +296,146 @@ def test_the_release_workflow_makes_the_bundles_on_a_version_tag_and_attaches_th
     assert "contents: write" in flow
     with open(os.path.join(ROOT, ".gitignore")) as f:
         assert "/dist/" in f.read().split()
+
+
+def test_the_drilling_template_prints_at_actual_size_with_the_guides_holes():
+    """docs/drilling-template.svg is a page in millimetres (its width and height in mm, its
+    units mm), fits A4 and US letter, carries a 100 mm bar to check the print, draws each
+    of the build guide's button holes at its diameter, the 55 mm window and the leads'
+    hole, every word at least 3 mm tall (8.5 pt) printed; the build guide links it."""
+    import xml.etree.ElementTree as ET
+
+    import pictures
+
+    svg = ET.fromstring(text_of("docs/drilling-template.svg"))
+    ns = "{http://www.w3.org/2000/svg}"
+    w, h = float(svg.get("width")[:-2]), float(svg.get("height")[:-2])
+    assert svg.get("width").endswith("mm") and svg.get("viewBox") == "0 0 %g %g" % (w, h)
+    assert w <= 210 and h <= 279  # A4 is 210 wide, letter 279 tall
+    radii = sorted(float(c.get("r")) for c in svg.iter(ns + "circle")
+                   if c.get("stroke-dasharray") is None)
+    for d in pictures.BUTTON_HOLES + (pictures.WINDOW, pictures.LEAD_HOLE):
+        assert d / 2 in radii, d
+    bar = [p.get("d") for p in svg.iter(ns + "path") if p.get("stroke-width") == "0.6"]
+    assert len(bar) == 1 and re.fullmatch(r"M10 \S+H110", bar[0])  # 100 mm long
+    for t in svg.iter(ns + "text"):
+        assert float(t.get("font-size") or svg.get("font-size")) >= 3.0, t.text
+    guide = " ".join(text_of("docs/build-guide.md").split())
+    assert "(drilling-template.svg)" in guide and "at 100 %" in guide
+    low, high = (int(n) for n in re.search(r"a (\d+) to \d+ mm hole\), most \*\*100 mm\*\* ones "
+                                           r"about \d+ to \d+ mm \(a \d+ to (\d+) mm hole\)",
+                                           guide).groups())
+    assert (low, high) == (min(pictures.BUTTON_HOLES), max(pictures.BUTTON_HOLES))
+
+
+# ------------------------------------------------------------------ the wiring pictures
+def _svg_shapes(rel):
+    """(the page's colour, [(kind, geometry, fill)] of the filled shapes, [(x, y, size,
+    anchor, fill, words)] of the words), in drawing order, of a picture in docs/."""
+    import xml.etree.ElementTree as ET
+
+    svg = ET.fromstring(text_of(rel))
+    base = float(svg.get("font-size"))
+    shapes, words = [], []
+    page = "#ffffff"
+    for el in svg.iter():
+        tag = el.tag.split("}")[1]
+        fill = el.get("fill")
+        if tag == "rect" and el.get("width") == "100%":
+            page = fill
+        elif tag == "rect" and fill not in (None, "none"):
+            shapes.append(("rect", [float(el.get(k)) for k in ("x", "y", "width", "height")], fill))
+        elif tag == "circle" and fill not in (None, "none"):
+            shapes.append(("circle", [float(el.get(k)) for k in ("cx", "cy", "r")], fill))
+        elif tag == "text":
+            size = float(el.get("font-size") or base)
+            words.append((float(el.get("x")), float(el.get("y")), size,
+                          el.get("text-anchor") or "start", el.get("fill") or "#000",
+                          "".join(el.itertext()), len(shapes)))
+    return page, shapes, words
+
+
+def _luminance(colour):
+    c = colour.lstrip("#")
+    if len(c) == 3:
+        c = "".join(x * 2 for x in c)
+    rgb = [int(c[i:i + 2], 16) / 255 for i in (0, 2, 4)]
+    lin = [v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4 for v in rgb]
+    return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+
+def _contrast(a, b):
+    la, lb = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
+def test_the_wiring_pictures_are_readable_at_print_size():
+    """Every word of the wiring pictures at least 12 px in a picture at most 980 px wide (8
+    pt or more printed across a page) and 4.5 : 1 against what it is written on (WCAG's
+    ratio for text), the board's pin labels too (no grey on green)."""
+    for rel in ("docs/wiring-circuit-playground.svg", "docs/wiring-pico.svg"):
+        page, shapes, words = _svg_shapes(rel)
+        for x, y, size, anchor, fill, text, before in words:
+            assert size >= 12, (rel, text)
+            px = x + {"start": 2, "middle": 0, "end": -2}[anchor]
+            py = y - size / 3
+            under = page
+            for kind, g, colour in shapes[:before]:  # the last one drawn under the word
+                if kind == "rect" and g[0] <= px <= g[0] + g[2] and g[1] <= py <= g[1] + g[3] or \
+                        kind == "circle" and (px - g[0]) ** 2 + (py - g[1]) ** 2 <= g[2] ** 2:
+                    under = colour
+            assert _contrast(fill, under) >= 4.5, (rel, text, fill, under)
+
+
+def test_the_pico_picture_draws_each_pin_where_the_board_has_it_as_the_guide_numbers_them():
+    """The Pico from above, USB at the top: pins 1 to 20 down the left edge, 21 to 40 up the
+    right one (Raspberry Pi's pinout), each labelled with its number and name; every pin
+    the build guide's table names is one the picture wires, with the table's name."""
+    import pictures
+
+    page, shapes, words = _svg_shapes("docs/wiring-pico.svg")
+    labels = {}
+    for x, y, size, anchor, fill, text, _ in words:
+        m = re.fullmatch(r"(\d+) (\S+)|(\S+) (\d+)", text)
+        if m and fill == "#fff":
+            n, name = (int(m.group(1)), m.group(2)) if m.group(1) else (int(m.group(4)),
+                                                                        m.group(3))
+            labels[n] = (name, x, y)
+    assert sorted(labels) == list(range(1, 41))
+    assert [labels[n][0] for n in range(1, 41)] == list(pictures.PICO_PINS)
+    left = [labels[n][1:] for n in range(1, 21)]
+    right = [labels[n][1:] for n in range(21, 41)]
+    assert len({x for x, _ in left}) == 1 and len({x for x, _ in right}) == 1
+    assert left[0][0] < right[0][0]
+    assert [y for _, y in left] == sorted(y for _, y in left)  # 1 at the top, going down
+    assert [y for _, y in right] == sorted((y for _, y in right), reverse=True)  # 21 at the bottom
+    assert (pictures.PICO_PINS[0], pictures.PICO_PINS[19], pictures.PICO_PINS[20],
+            pictures.PICO_PINS[38]) == ("GP0", "GP15", "GP16", "VSYS")
+    rows = re.findall(r"^\| (\d+) \| (\w+) \|", text_of("docs/build-guide.md"), re.M)
+    assert len(rows) >= 10
+    wired = {round(g[1]) for kind, g, colour in shapes if kind == "circle" and colour == "#e6b800"}
+    for n, name in rows:
+        assert pictures.PICO_PINS[int(n) - 1] == name, (n, name)
+        assert round(labels[int(n)][2] - 4) in wired, (n, name)  # its hole drawn wired
+
+
+def test_the_circuit_playground_picture_shows_the_tabs_and_the_battery_socket():
+    """The button as the maker holds it: its microswitch's COM, NO and NC tabs, NO wired to
+    pad A1 and COM to the GND pad beside it, NC to nothing; the battery pack's wires end
+    at the board's battery socket."""
+    import pictures
+
+    svg = text_of("docs/wiring-circuit-playground.svg")
+    _, tabs = pictures._arcade(*pictures.CP_KLAXON)
+    lines = [[tuple(int(v) for v in p.split(",")) for p in m.split()]
+             for m in re.findall(r'<polyline points="([^"]+)"', svg)]
+    pads = {m.group(3): (int(m.group(1)), int(m.group(2))) for m in re.finditer(
+        r'<circle cx="(\d+)" cy="(\d+)" r="13" fill="#e6b800"[^>]*/>\s*<text[^>]*>(\w+)<', svg)}
+    assert sorted(pads) == ["A1", "GND"]
+    ends = {(line[0], line[-1]) for line in lines}
+    for tab, pad in (("NO", "A1"), ("COM", "GND")):
+        assert any(a == tabs[tab] and abs(b[0] - pads[pad][0]) <= 14 and b[1] == pads[pad][1]
+                   for a, b in ends), (tab, pad)
+    assert not [a for a, _ in ends if a == tabs["NC"]]
+    for name in ("COM", "NO", "NC", "battery socket (JST)", "NC: leave it empty"):
+        assert ">%s<" % name in svg, name

@@ -263,3 +263,21 @@ def test_the_note_on_copying_py_reads_as_one_sentence(tmp_path, no_local, monkey
     server.close()
     deploy.choose_mpy_cross(d, out=said.append)
     assert "offline? Copying .py files" in said[-1] and "?." not in said[-1]
+
+
+def test_a_cache_folder_another_user_made_is_said_with_what_to_do(tmp_path, monkeypatch):
+    """.cache/mpy-cross made by a deploy run with sudo: fetching cannot keep the compiler
+    there, and the words say whose folder it is and how to give it back (the deploy then
+    copies .py, or the Express stops with the bundle's hint)."""
+    monkeypatch.setattr(mpycross, "CACHE", str(tmp_path / ".cache" / "mpy-cross"))
+
+    def refused(*a, **k):
+        raise PermissionError(13, "Permission denied", str(tmp_path / ".cache" / "mpy-cross"))
+
+    monkeypatch.setattr(mpycross.tempfile, "mkstemp", refused)
+    with pytest.raises(mpycross.MpyCrossError) as e:
+        mpycross.fetched(10, out=lambda *a: None, env={"QK_MPY_CROSS_URL": "http://127.0.0.1:9/"},
+                         system="Linux", machine="x86_64")
+    said = str(e.value)
+    assert "cannot keep a fetched mpy-cross in %s (Permission denied)" % mpycross.CACHE in said
+    assert "another user made that folder" in said and "sudo chown -R $USER" in said

@@ -183,7 +183,8 @@ def test_the_state_line_is_the_referee_s_own_numbers_on_every_build():
         sim.run_until_ms(3000)
         line = sim.events[-1][1]
         r = sim.device.r
-        want = ["state"] + [str(x) for x in list(r.S) + list(r.u) + list(r.P[:5])]
+        nums = list(r.S) + list(r.u) + list(r.P[:5])
+        want = ["state"] + [str(x) for x in nums + [sum(nums)]]  # (the sum: lib/state.py)
         assert line.split() == want, (build, line)
         board = scoreboard.Scoreboard()
         board.feed(line)
@@ -382,10 +383,37 @@ def test_a_pure_klaxon_and_other_lines(line, sound):
     assert board.view()["mode"] == "klaxon"
 
 
+def test_a_state_line_that_lost_or_changed_a_digit_is_not_taken_and_the_board_is_asked_again():
+    """A noisy cable (a UART's) drops or changes a byte: the board's state line ends with the
+    sum of its numbers (lib/state.py), so a line that lost a digit, a space or a number, or
+    had one changed, does not add up: the scoreboard shows it as it came, keeps its game
+    and still needs the state (the page asks again); the whole line, read next, is taken."""
+    sim = harness.Sim(players=5, board_name="cpx")
+    sim.play(scenario.taps("100 b\n700 a\n1300 b\n1900 klaxon"), 2500)
+    sim.type_in(2600 * 1000)
+    sim.run_until_ms(3000)
+    good = sim.events[-1][1]
+    nums = good.split()[1:]
+    assert int(nums[-1]) == sum(int(x) for x in nums[:-1])
+    broken = [good[:-1],  # the sum's last digit lost
+              good.replace(" 255 ", " 25 ", 1),  # a digit lost
+              "state " + " ".join(nums[:3] + nums[4:]),  # a whole number lost
+              "state " + " ".join(nums[:5]) + " " + "".join(nums[5:7]) + " " + " ".join(nums[7:]),
+              "state " + " ".join(nums[:-2] + [str(int(nums[-2]) + 1), nums[-1]])]  # changed
+    for line in broken:
+        assert line != good
+        board = scoreboard.Scoreboard()
+        assert board.need
+        name, _, _ = board.feed(line)
+        assert name == "console" and board.table() is None and board.need, line
+        assert board.feed(good)[0] == "state" and not board.need
+        assert board.table() == scoreboard.table(sim.device.r)
+
+
 def test_a_fault_shows_purple_and_its_end_asks_again():
     board = scoreboard.Scoreboard()
     board.feed("state " + " ".join(str(x) for x in [4, 0, 0, 255, 255, 255, 255, 0, 0] +
-                                   [0] * 10 + [0] * 7 + [0, 0, 0, 0]))
+                                   [0] * 10 + [0] * 7 + [0, 0, 0, 0] + [4 + 4 * 255]))
     assert board.synced and not board.need
     board.feed("fault: the referee failed: MemoryError()")
     px, scene = board.ring(0)
@@ -402,7 +430,7 @@ def test_a_word_it_does_not_follow_asks_rather_than_guesses(monkeypatch):
     no sound, nothing changed, and the page asks the board where the game is now."""
     board = scoreboard.Scoreboard()
     board.feed("state " + " ".join(str(x) for x in [4, 0, 0, 255, 255, 255, 255, 0, 0] +
-                                   [0] * 10 + [0] * 7 + [0, 0, 0, 0]))
+                                   [0] * 10 + [0] * 7 + [0, 0, 0, 0] + [4 + 4 * 255]))
     before = board.table()
     monkeypatch.setitem(E._WORDS, "newword", "newword")
     assert board.feed("newword") == ("newword", {}, None)

@@ -149,7 +149,8 @@ def test_a_board_in_its_repl_is_asked_once_then_left_alone():
 
 
 def _state_line(S, u, P):
-    return "state " + " ".join(str(x) for x in list(S) + list(u) + list(P))
+    nums = list(S) + list(u) + list(P)
+    return "state " + " ".join(str(x) for x in nums + [sum(nums)])  # (the sum: lib/state.py)
 
 
 class Hung(BaseException):

@@ -357,6 +357,12 @@ def test_the_status_line_follows_the_game_and_the_latency_says_what_it_times(chr
     assert "reveal" in status()
     latency = b.js("return document.getElementById('latency').textContent")
     assert latency.startswith("Klaxon press\u2192sound: ") and "of 1 Klaxon press." in latency
+    # a page working as designed leaves no error in the browser's console: without
+    # --serial its ask for "serial" is answered (no 404), as every page load makes it
+    # (tools/browser.py opens favicon.svg itself to reach the page's storage: that tab, an
+    # SVG with no icon of its own, asks /favicon.ico; the page names its icon)
+    said = [x for x in b.console().splitlines() if "/favicon.ico " not in x]
+    assert not [x for x in said if "404" in x or "/serial" in x], said
 
 
 # ------------------------------------------------------------ the scoreboard of a real board

@@ -305,12 +305,67 @@ def test_the_server_reads_a_board_s_port_line_by_line_and_asks_it_with_one_byte(
 
 
 def test_without_serial_the_page_runs_its_own_board(served):
+    """The page asks ``serial`` at every load; without --serial (and on a static host, from
+    --publish) the answer is that there is no port, not a 404, which the browser would put
+    in its console as an error of a page working as designed; the page takes only a
+    bridge's status (kind "status") as a board to follow."""
     site, httpd = served
-    with pytest.raises(urllib.error.HTTPError) as e:
-        URLOPEN("http://127.0.0.1:%d/serial" % httpd.server_port)
-    assert e.value.code == 404
+    with URLOPEN("http://127.0.0.1:%d/serial" % httpd.server_port) as r:
+        assert r.status == 200 and json.loads(r.read()) == web.NO_SERIAL
+    with open(os.path.join(site, "serial"), encoding="utf-8") as f:  # (a static host's)
+        assert json.loads(f.read()) == web.NO_SERIAL
+    with open(os.path.join(site, "app.js"), encoding="utf-8") as f:
+        assert 'b && b.kind === "status" ? b : null' in f.read()
     for name in ("scoreboard.js", "device/tools/scoreboard.py", "device/lib/qiklaxon/layout.py"):
         assert os.path.isfile(os.path.join(site, name)), name
+
+
+def test_a_page_that_never_reads_is_let_go_with_why_and_the_others_keep_every_line():
+    """A page that stays connected but never reads (a sleeping tablet) would grow its queue
+    without limit: at QUEUE_MAX behind it is told why and let go (its stream ends; its
+    browser connects again and the page asks the board), and the bridge keeps nothing for
+    it; a page that reads gets every line, in order."""
+    bridge = web.Bridge("test")
+    slow, fast = bridge.listen(), bridge.listen()
+    got = [fast.get_nowait()]  # (the status first)
+    n = web.QUEUE_MAX + 500
+    for i in range(n):
+        bridge.line("at %d" % i, t=i)
+        got.append(fast.get_nowait())
+    assert [m["text"] for m in got[1:]] == ["at %d" % i for i in range(n)]
+    assert bridge.listeners == [fast] and bridge.dropped == 1
+    assert slow.qsize() <= web.QUEUE_MAX + 2
+    left = [slow.get_nowait() for _ in range(slow.qsize())]
+    assert left[-1] is None and left[-2]["kind"] == "dropped"
+    assert left[-2]["why"] == web.DROPPED % web.QUEUE_MAX and "reconnects" in left[-2]["why"]
+    assert [m["text"] for m in left[1:-2]] == ["at %d" % i for i in range(web.QUEUE_MAX - 1)]
+    again = bridge.listen()  # (its browser, connected again: from now on, as any page)
+    bridge.line("roll 1 2 3")
+    assert again.get_nowait()["kind"] == "status" and again.get_nowait()["text"] == "roll 1 2 3"
+
+
+def test_the_page_shows_a_latency_only_where_the_two_clocks_are_one():
+    """Under --serial the server times each line by its clock and the page by its own: on a
+    tablet or a TV the two differ by anything, so the page says where it is measured
+    rather than a wrong figure (web/scoreboard.js sameComputer, run in Node)."""
+    import shutil
+    import subprocess
+
+    node = shutil.which("node")
+    if not node:
+        pytest.skip("no node here to run web/scoreboard.js")
+    with open(os.path.join(web.WEB, "scoreboard.js"), encoding="utf-8") as f:
+        src = f.read()
+    probe = ("const m = await import('data:text/javascript,' + encodeURIComponent(%s));"
+             "console.log(JSON.stringify(['localhost', '127.0.0.1', '::1', '[::1]', "
+             "'192.168.1.20', 'klaxon.local', 'tv'].map((h) => m.sameComputer(h))));"
+             % json.dumps(src))
+    r = subprocess.run([node, "--input-type=module", "-e", probe], capture_output=True,
+                       text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout) == [True] * 4 + [False] * 3
+    assert 'source.name === "server" && !sameComputer()' in src
+    assert "measured only on the \" +\n        \"computer the board is plugged into" in src
 
 
 @pytest.mark.parametrize("argv, says", [(["--serial", " "], "needs the board's port"),

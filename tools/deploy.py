@@ -33,9 +33,10 @@ drive's whole blocks (``space_needed``); every file is written to a temporary na
 the new one last, so a deploy stopped half-way (a pulled cable, a full drive, Ctrl-C)
 leaves a board that runs nothing, never a mix of old and new files, and its
 temporaries are removed (a later deploy removes any an older one left). It never
-overwrites the user's settings.toml: it writes the documented example only when there
-is none, or one that sets nothing (``holds_settings``), and keeps one that holds
-comments as settings.toml.bak.
+writes settings.toml, so the maker's settings survive every update by construction (as
+they do a copy of a whole bundle over the drive): the documented settings go as
+settings.example.toml, and the firmware takes its default for any key settings.toml
+does not set.
 
 Exit status (``main``): 0 done; 2 what the user typed or chose is wrong; 1 the
 computer or the drive failed; 130 Ctrl-C.
@@ -79,8 +80,19 @@ FROZEN = layout.table("frozen")  # libraries in the board's own firmware
 BOARD_PROFILES = tuple(p for p in layout.BOARD_PROFILES if p[1] in layout.BOARDS)
 ENTRY = ("boot.py", "safemode.py", "code.py")  # always .py; code.py is written last
 VERSION_TXT = "version.txt"  # on the drive: code.py prints its line first
+# The documented settings, on the drive beside the maker's settings.toml (never read by
+# the firmware, never named settings.toml: an update cannot replace the maker's)
+EXAMPLE = "settings.example.toml"
 # That line, as the console shows it: the lanes tell it from the device's own lines by this
-VERSION_LINE = re.compile(r"^QI Klaxon \S+ for [^,]+, CircuitPython \d+$")
+VERSION_LINE = re.compile(r"^QI Klaxon \S+ for [^,]+, CircuitPython \d+( and \d+)*$")
+# CircuitPython major versions whose mpy-cross (mpycross.TAGS' versions: 9.2.9, 10.0.0)
+# make byte-identical .mpy files of everything a deploy compiles, at the flags it uses
+# (-O3 and one source name for the Express, the defaults elsewhere): both emit mpy v6.3,
+# and the qstrs these files name are numbered alike. So one set of files, and one zip a
+# board, serves both, and version.txt names both. tests/test_bundle.py compiles every
+# build with both and fails the day they differ; then this becomes () and the zips split
+# (tools/bundle.py makes one per version whenever the files differ).
+SAME_MPY = (9, 10)
 # Host-only files beside the firmware's, never copied: the names of the builds and of
 # the state (tools read it; each device module holds its own const copies), the
 # readable Game API
@@ -130,10 +142,17 @@ def version():
     return v
 
 
-def version_line(profile, major):
-    """version.txt's one line for a build on CircuitPython ``major``."""
-    return "QI Klaxon %s for %s, CircuitPython %d\n" % (version(), layout.BY_PROFILE[profile]["title"],
-                                                       major)
+def serves(major):
+    """The CircuitPython majors the files made for ``major`` run on (``SAME_MPY``)."""
+    return SAME_MPY if major in SAME_MPY else (major,)
+
+
+def version_line(profile, majors):
+    """version.txt's one line for a build whose files run on CircuitPython ``majors`` (a
+    number, or the numbers: "CircuitPython 9 and 10")."""
+    majors = (majors,) if isinstance(majors, int) else tuple(majors)
+    return "QI Klaxon %s for %s, CircuitPython %s\n" % (
+        version(), layout.BY_PROFILE[profile]["title"], " and ".join(str(m) for m in majors))
 
 
 def _windows_volumes():
@@ -699,11 +718,16 @@ def space_needed(drive, contents, block, removed=()):
     return peak
 
 
-def build(board_id, major, settings_text=None, mpy_cross=None):
+def build(board_id, major, settings_text=None, mpy_cross=None, majors=None):
     """[(relative path, bytes)] a deploy writes for a board with ``board_id`` on
     CircuitPython ``major``, in the order it writes them (code.py last). ``settings_text``:
-    the drive's settings.toml (None: it has none, so the documented example goes too);
-    ``mpy_cross``: CircuitPython ``major``'s mpy-cross, checked by the caller (None: .py).
+    the drive's settings.toml (None: it has none), read only for what it changes in the
+    list (``QK_AUDIO = "amp"``: the WAV sounds); ``mpy_cross``: CircuitPython ``major``'s
+    mpy-cross, checked by the caller (None: .py). Never ``settings.toml`` itself: the
+    maker's, kept by construction (a copy of a whole zip over the drive cannot replace
+    it); the documented settings go as ``settings.example.toml``, which the firmware never
+    reads, and a key missing from settings.toml takes its default. ``majors``: the
+    CircuitPython versions version.txt names (default ``serves(major)``).
     The one list of what a build gets: tools/bundle.py zips exactly this."""
     profile = profile_for(board_id)
     contents = []
@@ -722,21 +746,18 @@ def build(board_id, major, settings_text=None, mpy_cross=None):
                 with open(src, "rb") as f:
                     data = f.read()
             if rel == "code.py":  # the version first: code.py prints it as its first line
-                contents.append((VERSION_TXT, version_line(profile or "pico", major).encode()))
+                contents.append((VERSION_TXT, version_line(profile or "pico",
+                                                           majors or serves(major)).encode()))
             contents.append((rel, data))
-    if settings_text is None:
-        with open(os.path.join(ROOT, "settings.example.toml"), "rb") as f:
-            contents.insert(0, ("settings.toml", f.read()))
+    with open(os.path.join(ROOT, EXAMPLE), "rb") as f:  # every setting explained, never read
+        contents.insert(0, (EXAMPLE, f.read()))
     return contents
 
 
 def holds_settings(text):
     """Does a settings.toml's ``text`` set anything: a line that is not blank and not a
     comment? CircuitPython itself puts an empty settings.toml on a fresh drive (wherever
-    it has ``os.getenv``: the Bluefruit, the Pico), so an empty or comments-only file is
-    nobody's settings, and the deploy writes the documented example over it; a file with
-    any other line (a ``KEY = value``, even CircuitPython's own or a broken one) is the
-    user's, and is kept byte for byte."""
+    it has ``os.getenv``: the Bluefruit, the Pico): that one sets nothing yet."""
     for line in text.lstrip("\ufeff").splitlines():
         line = line.strip()
         if line and not line.startswith("#"):
@@ -744,21 +765,80 @@ def holds_settings(text):
     return False
 
 
-def backup_name(drive, data):
-    """Where a deploy keeps the drive's old settings.toml (``data``) before writing the
-    documented one over it: settings.toml.bak, or, where that holds something else
-    already, settings.toml.bak2, .bak3, ... (an earlier backup is never written over)."""
-    n = 1
-    while True:
-        rel = "settings.toml.bak" + ("" if n == 1 else str(n))
-        path = os.path.join(drive, rel)
-        if not os.path.exists(path):
-            return rel
-        if os.path.isfile(path):
-            with open(path, "rb") as f:
-                if f.read() == data:
-                    return rel  # (the same bytes again)
-        n += 1
+# How a maker changes a setting (the deploy says it; install.md and the zip's README too)
+HOW_TO_SET = ("to change one, copy its lines from %s (every setting, explained) into "
+              "settings.toml" % EXAMPLE)
+
+
+def settings_said(text):
+    """What the deploy says of the drive's settings.toml (``text``; None: there is none).
+    It never writes that file: whatever is there stays, byte for byte."""
+    if text is None:
+        return ("settings.toml: none on the drive, so the board uses the defaults; " + HOW_TO_SET
+                + " (a new file)")
+    if not holds_settings(text):
+        return ("settings.toml: sets nothing yet (as CircuitPython makes it), so the board uses "
+                "the defaults; " + HOW_TO_SET)
+    return "settings.toml: yours, kept as it is (a deploy never writes it)"
+
+
+def in_the_way(drive, contents):
+    """A DeployError (nothing written yet) when something on ``drive`` stands where a file
+    of ``contents`` goes and a deploy cannot move it: a folder where a file goes (a
+    folder ``code.py``), a file where a folder goes (a file ``lib``), a folder where a
+    ``.py`` a new ``.mpy`` replaces is. Run again, the deploy would fail the same way, so
+    it says what to move first."""
+    rels = [rel for rel, _ in contents]
+    rels += [rel[:-4] + ".py" for rel in rels if rel.endswith(".mpy")]
+    for rel in rels:
+        parts = rel.split("/")
+        for i in range(1, len(parts)):
+            folder = "/".join(parts[:i])
+            if os.path.isfile(os.path.join(drive, *parts[:i])):
+                raise DeployError(
+                    "%s on the drive is a file, and QI Klaxon needs a folder of that name (for "
+                    "%s): copy that file to your computer if you want it, delete it from the "
+                    "drive, then run the deploy again (nothing was written)" % (folder, rel))
+        if os.path.isdir(os.path.join(drive, *parts)):
+            raise DeployError(
+                "%s on the drive is a folder, and QI Klaxon needs a file of that name there: "
+                "copy what is in that folder to your computer if you want it, delete the folder "
+                "from the drive, then run the deploy again (nothing was written)" % rel)
+
+
+# A drive the computer may only read: a boot.py gave it to the board (storage.remount("/",
+# readonly=False); QI Klaxon's boot.py never does). Deleting that boot.py from the drive is
+# what cannot be done; the serial console's prompt runs on the board, which may write, on
+# every board (a Pico has no reset button for safe mode). docs/troubleshooting.md says
+# these words (a test holds them together).
+READ_ONLY = ("A boot.py (an old project's: QI Klaxon's leaves the drive to the computer) "
+             "gave the drive to the board. The way out, on every board: open the board's "
+             "serial console (docs/install.md, The serial console), press Ctrl-C, then at the "
+             ">>> prompt type import os; os.rename(\"/boot.py\", \"/boot.bak\") and press Enter; "
+             "then press the board's reset button once (a Pico has none: unplug it and plug it "
+             "back in), and run the deploy again. If the prompt answers Read-only filesystem, "
+             "boot.py is not the cause: the computer found an error on the drive; unplug the "
+             "board, plug it back in, and let the computer check the drive if it offers to.")
+# What a successful deploy says last: CircuitPython restarts code.py by itself after the
+# copy, but only a reset runs boot.py (which names the drive QIKLAXON)
+RESET = ("The board starts QI Klaxon by itself; press its reset button once (a Pico has none: "
+         "unplug it and plug it back in) so that boot.py runs too and names the drive "
+         "QIKLAXON. Then check it: docs/first-power-on.md")
+# Where the deploy keeps what it fetched (the libraries, a pip venv, mpy-cross)
+CACHE = os.path.join(ROOT, ".cache")
+
+
+def cache_trouble(e):
+    """A DeployError with what to do when OSError ``e`` was about ``CACHE`` (made by another
+    user: a deploy once run with sudo; its folders are its owner's only), else None."""
+    name = getattr(e, "filename", None)
+    if not name or not os.path.abspath(str(name)).startswith(CACHE):
+        return None
+    return DeployError(
+        "cannot use %s, where the deploy keeps what it fetched (%s: %s): another user made it "
+        "(a deploy once run with sudo?). Give it back to yourself (Linux, macOS: sudo chown -R "
+        "$USER %s), or delete it (it is only a cache: it is fetched again), then run the "
+        "deploy again; nothing was written" % (CACHE, name, e.strerror or e, CACHE))
 
 
 # What a deploy stopped while writing leaves: its temporaries are removed, and code.py,
@@ -800,21 +880,9 @@ def deploy(drive, mpy_cross=None, dry_run=False, out=print):
     else:
         out("modules and libraries as .py (CircuitPython's mpy-cross makes them .mpy: less "
             "RAM at import, which the Express needs)")
-    settings_note = "settings.toml: none on the drive; writing the documented one"
-    backup = None
-    if settings_text is not None and not holds_settings(settings_text):
-        settings_text = None  # (CircuitPython's own empty file: nobody's settings)
-        if settings_raw.decode("utf-8", "replace").lstrip("\ufeff").strip():
-            backup = backup_name(drive, settings_raw)  # only comments: someone's notes, kept
-            settings_note = ("settings.toml: the drive's sets nothing (only comments); keeping "
-                             "it as %s and writing the documented one over it" % backup)
-        else:
-            settings_note = ("settings.toml: the drive's sets nothing (blank, as CircuitPython "
-                             "makes it); writing the documented one over it")
     contents = build(board_id, major, settings_text, mpy_cross)
-    if backup:  # first: the old one is safe before the documented one replaces it
-        contents.insert(0, (backup, settings_raw))
-    out("settings.toml: kept as it is" if settings_text is not None else settings_note)
+    out(settings_said(settings_text))
+    in_the_way(drive, contents)
     need = sum(len(d) for _, d in contents)
     block = block_size(drive)
     stale = stale_temporaries(drive)
@@ -871,8 +939,8 @@ def deploy(drive, mpy_cross=None, dry_run=False, out=print):
         if isinstance(e, DeployError):
             raise DeployError("%s; %s" % (e, then))
         if isinstance(e, PermissionError) or getattr(e, "errno", None) == errno.EROFS:
-            raise DeployError("%s is read-only (%s); if boot.py remounted it for the board, "
-                              "hold a button at reset or edit boot.py; %s" % (drive, e, then))
+            raise DeployError("%s is read-only for this computer (%s), and %s. %s" % (
+                drive, e.strerror or e, then, READ_ONLY))
         if getattr(e, "errno", None) == errno.ENOSPC:
             raise DeployError("writing %s failed: the drive is full (%s); remove old files, "
                               "and %s" % (doing, e, then))
@@ -880,6 +948,7 @@ def deploy(drive, mpy_cross=None, dry_run=False, out=print):
             raise DeployError("writing %s failed: %s; %s" % (doing, e, then))
         raise
     out("done: %d bytes on %s, %d bytes free" % (need, drive, shutil.disk_usage(drive).free))
+    out(RESET)
     return [(rel, len(data)) for rel, data in contents]
 
 
@@ -974,6 +1043,10 @@ def main(argv=None):
     except KeyboardInterrupt:  # (while fetching or compiling: deploy() says its own)
         _fail("stopped (Ctrl-C) before anything was written to the drive")
         return 130
+    except OSError as e:  # (before the drive is written: deploy() says its own)
+        trouble = cache_trouble(e) or DeployError("%s; nothing was written to the drive" % e)
+        _fail(trouble)
+        return trouble.code
     finally:
         FETCH = True
     return 0

@@ -13,8 +13,9 @@ the CircuitPython it is from) and by compiling a probe with it.
 1. the paths given (``--mpy-cross PATH``, any number: each is asked its version);
 2. ``$QK_MPY_CROSS`` (one or more paths, separated as ``PATH`` is);
 3. a copy fetched earlier, in ``.cache/mpy-cross/`` in the repo;
-4. CircuitPython 10's beside the repo (``../shared/circuitpython/mpy-cross``, or the
-   folder in ``$QK_CIRCUITPYTHON``: the CircuitPython lane's build, see tools/cpvm.py);
+4. beside the repo (``../shared/circuitpython/``, or the folder in ``$QK_CIRCUITPYTHON``:
+   the CircuitPython lane's build, see tools/cpvm.py), ``mpy-cross`` (CircuitPython
+   10's there) and ``mpy-cross-<major>`` (``mpy-cross-9``: 9.2.9's, built from its tag);
 5. unless told not to (offline), Adafruit's published static builds for this
    computer, as Adafruit's own circuitpython-build-tools fetch them for the library
    bundles: ``URL/<platform>/mpy-cross-<platform>-<tag>.<suffix>`` at the tag of
@@ -135,8 +136,9 @@ def candidates(major, given=(), env=None):
     out.append((cached(major), "fetched earlier"))
     for folder in (env.get("QK_CIRCUITPYTHON"),
                    os.path.join(os.path.dirname(ROOT), "shared", "circuitpython")):
-        if folder:
-            out.append((os.path.join(folder, "mpy-cross"), "beside the repo"))
+        if folder:  # (mpy-cross-9: CircuitPython 9.2.9's, built from that tag beside 10's)
+            for name in ("mpy-cross", "mpy-cross-%d" % major):
+                out.append((os.path.join(folder, name), "beside the repo"))
     return out
 
 
@@ -187,7 +189,11 @@ def fetched(major, out=print, env=None, system=None, machine=None):
         os.makedirs(CACHE, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=".fetching-", dir=CACHE)
     except OSError as e:
-        raise MpyCrossError("cannot keep a fetched mpy-cross in %s: %s" % (CACHE, e))
+        mine = "" if not isinstance(e, PermissionError) else (
+            ": another user made that folder (a deploy once run with sudo?); give it back to "
+            "yourself (Linux, macOS: sudo chown -R $USER %s) or delete it" % CACHE)
+        raise MpyCrossError("cannot keep a fetched mpy-cross in %s (%s)%s" % (
+            CACHE, e.strerror or e, mine))
     try:
         with os.fdopen(fd, "wb") as f:
             with urllib.request.urlopen(url, timeout=TIMEOUT_S) as r:

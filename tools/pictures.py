@@ -174,10 +174,10 @@ def klaxon_sound():
     return "\n".join(out) + "\n"
 
 
-def _button(x, y, label):
-    return ('<circle cx="%d" cy="%d" r="22" fill="#d55e00" stroke="#000" stroke-width="2"/>'
-            '<text x="%d" y="%d" text-anchor="middle" font-weight="bold">%s</text>'
-            % (x, y, x, y + 40, label))
+# The Circuit Playground's pads: (label, clock hour seen from the front, USB at 12)
+CP_PADS = (("3.3V", 1.0), ("A3", 1.7), ("A2", 2.3), ("GND", 3.0), ("A1", 3.7), ("A0", 4.3),
+           ("VOUT", 5.1), ("GND", 6.9), ("A7", 7.7), ("A6", 8.3), ("3.3V", 9.0), ("A5", 9.7),
+           ("A4", 10.3), ("GND", 11.0))
 
 
 def _wire(points, colour="#000"):
@@ -185,48 +185,116 @@ def _wire(points, colour="#000"):
         " ".join("%d,%d" % p for p in points), colour)
 
 
-# The Circuit Playground's pads: (label, clock hour seen from the front, USB at 12)
-CP_PADS = (("3.3V", 1.0), ("A3", 1.7), ("A2", 2.3), ("GND", 3.0), ("A1", 3.7), ("A0", 4.3),
-           ("VOUT", 5.1), ("GND", 6.9), ("A7", 7.7), ("A6", 8.3), ("3.3V", 9.0), ("A5", 9.7),
-           ("A4", 10.3), ("GND", 11.0))
+def _text(x, y, words, size=14, anchor="start", fill="#000", bold=False):
+    return '<text x="%d" y="%d" font-size="%d"%s%s fill="%s">%s</text>' % (
+        x, y, size, ' text-anchor="%s"' % anchor if anchor != "start" else "",
+        ' font-weight="bold"' if bold else "", fill, words)
+
+
+def _arcade(x, y):
+    """A big arcade button seen from the side as it sits in the lid (``y``: the lid's top):
+    the cap, the threaded body and its nut, the microswitch clipped underneath, its three
+    tabs marked on its side as on a real one. Returns (the SVG, {tab: (x, y) of its end})."""
+    out = ['<path d="M%d %d Q%d %d %d %d Z" fill="#d55e00" stroke="#000" stroke-width="2"/>'
+           % (x - 60, y, x, y - 55, x + 60, y),  # the cap
+           '<rect x="%d" y="%d" width="150" height="8" fill="#c8b48c" stroke="#000"/>'
+           % (x - 75, y),  # the lid
+           '<rect x="%d" y="%d" width="44" height="40" fill="#eee" stroke="#000"/>'
+           % (x - 22, y + 8),  # the threaded body
+           '<rect x="%d" y="%d" width="64" height="10" rx="2" fill="#bbb" stroke="#000"/>'
+           % (x - 32, y + 14),  # its nut
+           '<rect x="%d" y="%d" width="116" height="46" rx="3" fill="#444" stroke="#000"/>'
+           % (x - 58, y + 48),  # the microswitch
+           _text(x, y + 63, "microswitch", 12, "middle", "#fff")]
+    tabs = {}
+    for name, dx in (("COM", -36), ("NO", 0), ("NC", 36)):
+        out.append(_text(x + dx, y + 87, name, 13, "middle", "#fff", True))
+        out.append('<rect x="%d" y="%d" width="8" height="16" fill="#e6b800" stroke="#000"/>'
+                   % (x + dx - 4, y + 94))
+        tabs[name] = (x + dx, y + 110)
+    return out, tabs
+
+
+CP_KLAXON = (640, 120)  # where each wiring picture draws the Klaxon (its lid's top, centre)
+PICO_KLAXON = (866, 430)
+
+
+def _dot(x, y):
+    """Wires joined here."""
+    return '<circle cx="%d" cy="%d" r="5" fill="#000"/>' % (x, y)
 
 
 def wiring_circuit_playground():
-    """Circuit Playground Bluefruit or Express: the arcade button on pad A1 and GND."""
-    w, h = 760, 420
-    out = _svg(w, h, "Circuit Playground (Bluefruit or Express): wiring") + [
-           '<circle cx="230" cy="220" r="150" fill="#1a1a1a"/>',
-           '<text x="230" y="215" text-anchor="middle" fill="#fff">Circuit Playground</text>',
-           '<text x="230" y="235" text-anchor="middle" fill="#aaa">ring of 10 NeoPixels</text>']
-    import math
-
+    """Circuit Playground Bluefruit or Express as the maker holds it, face up with the USB
+    socket at the top: its pads where they are on the board (labelled outside it), the
+    big button from the side with its microswitch's COM, NO and NC tabs, NO to pad A1 and
+    COM to the GND pad beside it, the battery pack's JST plug into the board's battery
+    socket at the bottom."""
+    w, h = 820, 560
+    cx, cy = 230, 250
+    out = _svg(w, h, "Circuit Playground (Bluefruit or Express): wiring, seen from above") + [
+        '<circle cx="%d" cy="%d" r="150" fill="#1a1a1a"/>' % (cx, cy),
+        _text(cx, cy - 4, "Circuit Playground", 15, "middle", "#fff", True),
+        _text(cx, cy + 16, "face up", 13, "middle", "#fff")]
     # The pads where they are on the board, as clock hours seen from the front with the USB
     # socket at 12 (Adafruit's Circuit Playground Express pinout photo, the same pad ring on
     # the Bluefruit): A1 at about 4 o'clock, between the GND at 3 and A0
-    out.append('<rect x="210" y="62" width="40" height="16" rx="3" fill="#999"/>')
-    out.append('<text x="230" y="74" text-anchor="middle" font-size="10">USB</text>')
+    out.append('<rect x="%d" y="%d" width="40" height="22" rx="3" fill="#999" stroke="#000"/>'
+               % (cx - 20, cy - 160))
+    out.append(_text(cx, cy - 172, "USB socket", 13, "middle"))
     where = {}
     for name, hour in CP_PADS:
         a = math.radians(hour * 30 - 90)
-        px, py = 230 + 135 * math.cos(a), 220 + 135 * math.sin(a)
+        px, py = cx + 135 * math.cos(a), cy + 135 * math.sin(a)
+        used = name == "A1" or (name, hour) == ("GND", 3.0)
         where.setdefault(name, (px, py))
-        fill = "#e6b800" if name == "A1" or (name, hour) == ("GND", 3.0) else "#777"
-        out.append('<circle cx="%.0f" cy="%.0f" r="13" fill="%s" stroke="#000"/>' % (px, py, fill))
-        out.append('<text x="%.0f" y="%.0f" text-anchor="middle" font-size="10" fill="#fff">%s'
-                   '</text>' % (px, py + 4, name))
+        out.append('<circle cx="%.0f" cy="%.0f" r="13" fill="%s" stroke="#000"/>'
+                   % (px, py, "#e6b800" if used else "#8a8a8a"))
+        lx, ly = cx + 172 * math.cos(a), cy + 172 * math.sin(a) + 5
+        if used and name == "GND":  # (above its wire)
+            lx, ly = lx + 4, ly - 16
+        out.append('<text x="%.0f" y="%.0f" font-size="13" text-anchor="middle"%s fill="#000">'
+                   '%s</text>' % (lx, ly, ' font-weight="bold"' if used else "", name))
+    # the battery socket (JST) at the bottom edge, between VOUT and the GND at 7 o'clock
+    out.append('<rect x="%d" y="%d" width="34" height="18" rx="2" fill="#f4f4f4" stroke="#000"/>'
+               % (cx - 17, cy + 128))
+    out.append(_text(cx, cy + 200, "battery socket (JST)", 13, "middle"))
+    button, tabs = _arcade(*CP_KLAXON)
+    out += button
+    out.append(_text(640, 48, "the Klaxon, from the side", 14, "middle",
+                     bold=True))
+    out.append(_text(690, 250, "NC: leave it empty", 13))
     ax, ay = where["A1"]
     gx, gy = where["GND"]  # the GND pad at 3 o'clock, next to A1
-    out.append(_button(560, 140, "Klaxon (arcade button)"))
-    out.append(_wire([(ax, ay), (430, ay), (430, 150), (540, 150)], "#0072b2"))
-    out.append(_wire([(gx, gy), (400, gy), (400, 100), (560, 100), (560, 118)], "#000"))
-    out.append('<text x="440" y="%d">pad A1 (internal pull-up)</text>' % (ay - 6))
-    out.append('<text x="410" y="92">pad GND (3 o\'clock, next to A1)</text>')
-    out.append('<rect x="470" y="270" width="200" height="70" rx="8" fill="#ddd" stroke="#000"/>')
-    out.append('<text x="570" y="298" text-anchor="middle">3×AAA pack with switch</text>')
-    out.append('<text x="570" y="318" text-anchor="middle">into the JST battery port</text>')
-    out.append(_wire([(470, 325), (420, 385), (230, 385), (230, 362)], "#cc0000"))  # bottom
-    out.append('<text x="20" y="%d" fill="#333">Buttons A and B are on the board; the slide '
-               'switch mutes. Nothing else to wire: no resistors.</text>' % (h - 14))
+    nx, ny = tabs["NO"]
+    mx, my = tabs["COM"]
+    out.append(_wire([(mx, my), (mx, my + 40), (450, my + 40), (450, gy), (gx + 13, gy)], "#000"))
+    out.append(_wire([(nx, ny), (nx, ny + 70), (470, ny + 70), (470, ay), (ax + 13, ay)],
+                     "#0072b2"))
+    out.append('<rect x="%d" y="%d" width="%d" height="9" rx="2" fill="#fff" stroke="#000"/>'
+               % (mx - 10, my + 6, nx - mx + 20))  # a cable tie round both wires
+    out.append(_text(mx - 14, my + 15, "cable tie", 12, "end"))
+    out.append(_text(480, my + 32, "COM to GND", 13, bold=True))
+    out.append(_text(480, ny + 92, "NO to pad A1", 13, bold=True, fill="#0072b2"))
+    # the battery pack: three cells, its switch, and red and black leads to a JST plug
+    bx, by = 470, 430
+    out.append('<rect x="%d" y="%d" width="250" height="70" rx="6" fill="#ddd" stroke="#000"/>'
+               % (bx, by))
+    for i in range(3):
+        out.append('<rect x="%d" y="%d" width="62" height="18" rx="8" fill="#fff" stroke="#000"/>'
+                   % (bx + 12 + i * 68, by + 12))
+        out.append(_text(bx + 43 + i * 68, by + 26, "AAA", 12, "middle"))
+    out.append('<rect x="%d" y="%d" width="28" height="14" rx="3" fill="#555" stroke="#000"/>'
+               % (bx + 12, by + 44))
+    out.append(_text(bx + 48, by + 56, "on/off switch", 12))
+    out.append(_wire([(bx, by + 30), (360, by + 30), (360, cy + 160), (cx + 6, cy + 160),
+                      (cx + 6, cy + 146)], "#cc0000"))
+    out.append(_wire([(bx, by + 40), (350, by + 40), (350, cy + 170), (cx - 6, cy + 170),
+                      (cx - 6, cy + 146)], "#000"))
+    out.append(_text(bx + 125, by + 90, "3×AAA pack: its JST plug into the battery socket",
+                     13, "middle"))
+    out.append(_text(20, h - 14, "Buttons A and B are on the board; the slide switch mutes. "
+                     "No resistors: the firmware turns on A1's pull-up.", 13, fill="#333"))
     out.append("</svg>")
     return "\n".join(out) + "\n"
 
@@ -239,56 +307,117 @@ def _diode(x, y, stripe_left=True):
             '<rect x="%d" y="%d" width="6" height="16" fill="#ccc"/>' % (x, y - 8, sx, y - 8))
 
 
+# The Pico's 40 pins, numbered as on its underside: 1 to 20 down the left edge seen from
+# above with the USB socket at the top, 21 to 40 up the right edge (Raspberry Pi's pinout)
+PICO_PINS = ("GP0", "GP1", "GND", "GP2", "GP3", "GP4", "GP5", "GND", "GP6", "GP7", "GP8", "GP9",
+             "GND", "GP10", "GP11", "GP12", "GP13", "GND", "GP14", "GP15",  # 1-20
+             "GP16", "GP17", "GND", "GP18", "GP19", "GP20", "GP21", "GND", "GP22", "RUN",
+             "GP26", "GP27", "GND", "GP28", "ADC_VREF", "3V3", "3V3_EN", "GND", "VSYS", "VBUS")
+
+
+def pico_pin(n, top=84, pitch=24, left=330, width=170):
+    """Where pin ``n`` (1 to 40) is drawn: (x, y) of its hole, and its side (-1 left)."""
+    if n <= 20:
+        return left, top + (n - 1) * pitch, -1
+    return left + width, top + (40 - n) * pitch, 1
+
+
+def _small_button(x, y, label):
+    """A 12 mm push button from above: four legs, wired by two diagonally opposite ones.
+    Returns (the SVG, (x, y) of its top-left leg, (x, y) of its bottom-right leg)."""
+    out = ['<rect x="%d" y="%d" width="34" height="34" rx="3" fill="#ccc" stroke="#000"/>'
+           % (x - 17, y - 17),
+           '<circle cx="%d" cy="%d" r="10" fill="#222"/>' % (x, y),
+           _text(x + 26, y + 5, label, 13, bold=True)]
+    for dx, dy in ((-20, -20), (20, -20), (-20, 20), (20, 20)):
+        out.append('<rect x="%d" y="%d" width="6" height="6" fill="#e6b800" stroke="#000"/>'
+                   % (x + dx - 3, y + dy - 3))
+    return out, (x - 20, y - 20), (x + 20, y + 20)
+
+
 def wiring_pico():
-    """Raspberry Pi Pico / Pico 2 DIY build: the battery pack's (+) reaches VSYS through
-    the Schottky diode, its stripe toward VSYS (docs/build-guide.md); the Klaxon's NO tab
-    on GP16, its COM tab to GND."""
-    w, h = 860, 500
-    out = _svg(w, h, "Raspberry Pi Pico: wiring") + [
-           '<rect x="60" y="60" width="160" height="400" rx="10" fill="#2e7d32" stroke="#000"/>',
-           '<text x="140" y="265" text-anchor="middle" fill="#fff" transform="rotate(-90 140 265)">'
-           'Raspberry Pi Pico</text>']
-    pins = [("VSYS", 90, "#cc0000"), ("GND", 150, "#000"), ("GP15", 210, "#d55e00"),
-            ("GP16", 265, "#0072b2"), ("GP17", 335, "#0072b2"), ("GP18", 385, "#0072b2"),
-            ("GP22", 440, "#009e73")]
-    for name, y, colour in pins:
-        out.append('<circle cx="220" cy="%d" r="7" fill="#e6b800" stroke="#000"/>' % y)
-        out.append('<text x="205" y="%d" text-anchor="end" fill="#fff">%s</text>' % (y + 5, name))
-    # the battery pack's (+), through the diode: its stripe toward VSYS
-    out.append(_wire([(227, 90), (290, 90)], "#cc0000"))
-    out.append(_diode(290, 90))
-    out.append(_wire([(340, 90), (420, 90)], "#cc0000"))
-    out.append('<text x="240" y="72" font-size="12">diode 1N5817: its stripe toward VSYS'
-               '</text>')
-    out.append('<text x="430" y="95">3×AAA pack (+), its switch on the pack</text>')
-    out.append('<text x="430" y="113" font-size="12" fill="#555">(the strip\'s + to VSYS '
-               'too, on the Pico side of the diode)</text>')
-    out.append(_wire([(227, 150), (420, 150)], "#000"))
-    out.append('<text x="430" y="148">GND: the pack (−), the Klaxon\'s COM tab,</text>')
-    out.append('<text x="430" y="166">the other legs of A, B and the piezo, the strip\'s GND'
-               '</text>')
-    out.append(_wire([(227, 210), (420, 210)], "#d55e00"))
-    out.append('<circle cx="450" cy="210" r="26" fill="#333"/><text x="490" y="215">piezo (+), '
-               'its other leg to GND</text>')
-    out.append(_wire([(227, 265), (330, 265)], "#0072b2"))
-    out.append('<text x="300" y="258" text-anchor="middle" font-size="12">NO</text>')
-    out.append('<circle cx="345" cy="265" r="14" fill="#d55e00" stroke="#000"/>')
-    out.append(_wire([(345, 279), (345, 300), (372, 300)], "#000"))
-    out.append('<text x="352" y="294" font-size="12">COM</text>')
-    out.append('<text x="378" y="305">to GND</text>')
-    out.append('<text x="370" y="262">Klaxon (arcade button): NO tab to GP16,</text>')
-    out.append('<text x="370" y="280">COM tab to GND, NC left empty</text>')
-    for label, y in (("A", 335), ("B", 385)):
-        out.append(_wire([(227, y), (330, y)], "#0072b2"))
-        out.append('<circle cx="345" cy="%d" r="14" fill="#d55e00" stroke="#000"/>' % y)
-        out.append('<text x="370" y="%d">button %s (optional): one leg here, the other to GND'
-                   '</text>' % (y - 3, label))
-        out.append('<text x="370" y="%d" font-size="12" fill="#555">(a 12 mm one with 4 '
-                   'legs: two diagonally opposite legs)</text>' % (y + 14))
-    out.append(_wire([(227, 440), (420, 440)], "#009e73"))
-    out.append('<text x="430" y="445">NeoPixel strip\'s data in (optional; QK_PIXELS)</text>')
-    out.append('<text x="20" y="%d" fill="#333">Internal pull-ups: no resistors. An amplifier '
-               'instead of the piezo: its input on GP15 and QK_AUDIO = "amp".</text>' % (h - 12))
+    """The Raspberry Pi Pico (or Pico 2) from above, USB at the top, all 40 pins where they
+    are (numbered as on its underside), every part as it looks in the hand: the arcade
+    button's COM, NO and NC tabs, the two small buttons' diagonal legs, the passive
+    piezo's two legs (no polarity), the optional strip's three pads, the battery pack's
+    (+) through the diode, its stripe toward VSYS (docs/build-guide.md's table). A hop is
+    a crossing; a dot, wires joined."""
+    w, h = 980, 660
+    out = _svg(w, h, "Raspberry Pi Pico (or Pico 2): wiring, seen from above") + [
+        '<rect x="330" y="62" width="170" height="500" rx="8" fill="#1b5e20" stroke="#000"/>',
+        '<rect x="393" y="52" width="44" height="26" rx="3" fill="#999" stroke="#000"/>',
+        _text(415, 46, "USB", 13, "middle"),
+        _text(415, 584, "Raspberry Pi Pico, from above", 14, "middle", bold=True)]
+    used = {20: "#d55e00", 18: "#000", 21: "#0072b2", 22: "#0072b2", 23: "#000", 24: "#0072b2",
+            28: "#000", 29: "#009e73", 38: "#000", 39: "#cc0000"}
+    for n, name in enumerate(PICO_PINS, 1):
+        x, y, side = pico_pin(n)
+        out.append('<circle cx="%d" cy="%d" r="6" fill="%s" stroke="#000"/>'
+                   % (x, y, "#e6b800" if n in used else "#c9c9c9"))
+        words = "%d %s" % (n, name) if side < 0 else "%s %d" % (name, n)  # (number outermost)
+        out.append(_text(x - 12 * side, y + 4, words, 12, "start" if side < 0 else "end", "#fff",
+                         n in used))
+    # the battery pack (+) through the diode, its stripe toward VSYS; (−) to GND (pin 38)
+    vx, vy, _ = pico_pin(39)
+    gx, gy, _ = pico_pin(38)
+    out.append(_wire([(vx + 6, vy), (570, vy)], "#cc0000"))
+    out.append(_diode(570, vy))
+    out.append(_wire([(620, vy), (700, vy)], "#cc0000"))
+    out.append(_wire([(gx + 6, gy), (700, gy)], "#000"))
+    out.append('<rect x="700" y="%d" width="200" height="52" rx="6" fill="#ddd" stroke="#000"/>'
+               % (vy - 14))
+    out.append(_text(710, vy + 5, "(+)  3×AAA pack", 13, bold=True))
+    out.append(_text(710, gy + 5, "(−)  with its switch", 13, bold=True))
+    out.append(_text(560, vy - 16, "diode 1N5817: its stripe toward VSYS", 13))
+    # the strip (optional): +5V to VSYS on the Pico's side of the diode, DIN, GND
+    dx, dy, _ = pico_pin(29)
+    sx, sy, _ = pico_pin(28)
+    out.append(_wire([(dx + 6, dy), (640, dy)], "#009e73"))
+    out.append(_wire([(sx + 6, sy), (640, sy)], "#000"))
+    out.append('<path d="M540 %d V%d A6 6 0 0 1 540 %d V%d H640" fill="none" stroke="#cc0000" '
+               'stroke-width="3"/>' % (vy, gy - 6, gy + 6, dy - 24))  # (a hop over GND)
+    out.append(_dot(540, vy))
+    out.append('<rect x="640" y="%d" width="80" height="72" rx="3" fill="#f4f4f4" stroke="#000"/>'
+               % (dy - 36))
+    for label, yy in (("+5V", dy - 24), ("DIN", dy), ("GND", sy)):
+        out.append(_text(650, yy + 5, label, 13, bold=True))
+    out.append(_text(730, dy - 18, "NeoPixel strip,", 13))
+    out.append(_text(730, dy, "its input end", 13))
+    out.append(_text(730, dy + 18, "(optional; QK_PIXELS)", 12))
+    # the Klaxon: NO to GP16 (pin 21), COM to GND (pin 23); B on GP18 (24), A on GP17 (22)
+    button, tabs = _arcade(*PICO_KLAXON)
+    out += button
+    out.append(_text(866, 394, "the Klaxon, from the side", 14, "middle", bold=True))
+    k16, g23, a17, b18 = pico_pin(21), pico_pin(23), pico_pin(22), pico_pin(24)
+    nx, ny = tabs["NO"]
+    mx, my = tabs["COM"]
+    bpart, b_sig, b_gnd = _small_button(660, b18[1] - 6, "button B")
+    apart, a_sig, a_gnd = _small_button(660, a17[1] + 20, "button A")
+    out += bpart + apart
+    out.append(_wire([(b18[0] + 6, b18[1]), (620, b18[1]), (620, b_sig[1]), b_sig], "#0072b2"))
+    out.append(_wire([(a17[0] + 6, a17[1]), a_sig], "#0072b2"))
+    out.append(_wire([(g23[0] + 6, g23[1]), (760, g23[1]), (760, a_gnd[1])], "#000"))
+    out.append(_wire([b_gnd, (b_gnd[0], g23[1])], "#000"))
+    out.append(_dot(b_gnd[0], g23[1]))
+    out.append(_wire([a_gnd, (mx, a_gnd[1]), (mx, my)], "#000"))
+    out.append(_dot(760, a_gnd[1]))
+    out.append(_wire([(k16[0] + 6, k16[1]), (590, k16[1]), (590, 610), (nx, 610), (nx, ny)],
+                     "#0072b2"))
+    out.append(_text(nx + 36, ny + 18, "NC: empty", 13, "middle"))
+    out.append(_text(840, 604, "NO to GP16", 13, "end", "#0072b2", True))
+    out.append(_text(790, a_gnd[1] + 18, "COM to GND", 13, bold=True))
+    # the piezo on the left: GP15 (pin 20) and GND (pin 18), either leg to either
+    p15 = pico_pin(20)
+    g18 = pico_pin(18)
+    out.append('<rect x="150" y="%d" width="56" height="%d" rx="10" fill="#333" stroke="#000"/>'
+               % (g18[1] - 12, p15[1] - g18[1] + 24))
+    out.append(_wire([(p15[0] - 6, p15[1]), (206, p15[1])], "#d55e00"))
+    out.append(_wire([(g18[0] - 6, g18[1]), (206, g18[1])], "#000"))
+    out.append(_text(190, p15[1] + 40, "passive piezo: either leg", 13, "middle", bold=True))
+    out.append(_text(190, p15[1] + 58, "to either pin (no polarity)", 13, "middle"))
+    out.append(_text(20, h - 14, "Every button from its pin to GND, no resistors. An amplifier "
+                     'instead of the piezo: its input on GP15, and QK_AUDIO = "amp".', 13,
+                     fill="#333"))
     out.append("</svg>")
     return "\n".join(out) + "\n"
 
@@ -374,10 +503,99 @@ def finished_device():
     return "\n".join(out) + "\n"
 
 
+# The drilling template (docs/drilling-template.svg), printed at 1:1: sizes in mm.
+# The button's hole is its thread + 1 mm (docs/build-guide.md, The box): most 60 mm
+# buttons' threads are 24 to 28 mm, most 100 mm ones' 30 to 35.
+BUTTON_HOLES = (25, 28, 30, 32, 36)
+BUTTON_CAPS = (60, 100)  # the caps, dashed: the room a button takes on the lid
+WINDOW = 55  # the Circuit Playground's window (the board is 51 mm across)
+BOARD = 51
+LEAD_HOLE = 10  # the leads from the button to a board on top of the lid, and the battery's
+SCALE_MM = 100  # the bar a maker measures to check the print is 1:1
+PAGE_MM = (200, 260)  # drawn within this: fits A4 (210 x 297) and US letter (216 x 279)
+
+
+def drilling_template():
+    """A page to print at 100 %, tape to the lid and drill through: the button's holes
+    (concentric, the thread + 1 mm), a 60 and a 100 mm cap's room, the Circuit
+    Playground's window with its board, the leads' hole, and a 100 mm bar to check the
+    scale. Units are millimetres (width and height in mm, the viewBox in mm)."""
+    w, h = PAGE_MM
+    bx, by = 60, 95  # the button's centre
+    wx, wy = 150, 95  # the window's centre (90 mm away: a 100 mm cap clears the window)
+    lx, ly = 150, 150  # the leads' hole
+    out = ['<svg xmlns="http://www.w3.org/2000/svg" width="%dmm" height="%dmm" '
+           'viewBox="0 0 %d %d" font-family="sans-serif" font-size="3.5">' % (w, h, w, h),
+           '<rect width="100%" height="100%" fill="#ffffff"/>',
+           '<text x="8" y="12" font-size="6" font-weight="bold">QI Klaxon: drilling '
+           'template (print at 100 %, actual size)</text>',
+           '<text x="8" y="19">Print with no "fit to page" scaling, check the bar below '
+           'measures %d mm, tape the page to the lid and</text>' % SCALE_MM,
+           '<text x="8" y="24">punch each centre through. Drill the button\'s hole its '
+           'thread across + 1 mm: the circle that size.</text>']
+
+    def cross(x, y, r=4):
+        return ('<path d="M%g %gH%gM%g %gV%g" stroke="#000" stroke-width="0.3"/>'
+                % (x - r, y, x + r, x, y - r, y + r))
+
+    for cap in BUTTON_CAPS:  # the room each cap takes
+        out.append('<circle cx="%g" cy="%g" r="%g" fill="none" stroke="#555" stroke-width="0.3" '
+                   'stroke-dasharray="2 2"/>' % (bx, by, cap / 2))
+        out.append('<text x="%g" y="%g" text-anchor="middle" fill="#333">%d mm button\'s '
+                   'cap</text>' % (bx, by - cap / 2 - 1.5, cap))
+    for i, d in enumerate(BUTTON_HOLES):
+        out.append('<circle cx="%g" cy="%g" r="%g" fill="none" stroke="#000" '
+                   'stroke-width="0.35"/>' % (bx, by, d / 2))
+        a = math.radians(-60 + 30 * i)  # each circle's label on a leader, fanned out
+        x1, y1 = bx + d / 2 * math.cos(a), by + d / 2 * math.sin(a)
+        x2, y2 = bx + 22 * math.cos(a), by + 22 * math.sin(a)
+        out.append('<path d="M%.2f %.2fL%.2f %.2f" stroke="#000" stroke-width="0.2"/>'
+                   % (x1, y1, x2, y2))
+        out.append('<text x="%.1f" y="%.1f" font-size="3.2" text-anchor="middle">%d</text>'
+                   % (bx + 24.5 * math.cos(a), by + 24.5 * math.sin(a) + 1.1, d))
+    out.append(cross(bx, by))
+    out.append('<text x="%g" y="%g" text-anchor="middle">the Klaxon: hole diameters in mm '
+               '(%s)</text>' % (bx, by + BUTTON_CAPS[-1] / 2 + 6,
+                                ", ".join(str(d) for d in BUTTON_HOLES)))
+    out.append('<circle cx="%g" cy="%g" r="%g" fill="none" stroke="#000" stroke-width="0.5"/>'
+               % (wx, wy, WINDOW / 2))
+    out.append('<circle cx="%g" cy="%g" r="%g" fill="none" stroke="#777" stroke-width="0.3" '
+               'stroke-dasharray="1 1.5"/>' % (wx, wy, BOARD / 2))
+    out.append(cross(wx, wy))
+    out.append('<text x="%g" y="%g" text-anchor="middle">Circuit Playground window: %d mm</text>'
+               % (wx, wy - WINDOW / 2 - 3, WINDOW))
+    out.append('<text x="%g" y="%g" text-anchor="middle" fill="#333">(dotted: the board, %d mm)'
+               '</text>' % (wx, wy + WINDOW / 2 + 5, BOARD))
+    out.append('<circle cx="%g" cy="%g" r="%g" fill="none" stroke="#000" stroke-width="0.5"/>'
+               % (lx, ly, LEAD_HOLE / 2))
+    out.append(cross(lx, ly, 3))
+    out.append('<text x="%g" y="%g" text-anchor="middle">the leads\' hole: %d mm</text>'
+               % (lx, ly + LEAD_HOLE / 2 + 5, LEAD_HOLE))
+    out.append('<text x="%g" y="%g" text-anchor="middle" fill="#333">(only for a board on top '
+               'of the lid)</text>' % (lx, ly + LEAD_HOLE / 2 + 10))
+    y0 = 205
+    out.append('<path d="M10 %gH%g" stroke="#000" stroke-width="0.6"/>' % (y0, 10 + SCALE_MM))
+    for mm in range(0, SCALE_MM + 1, 10):
+        out.append('<path d="M%g %gV%g" stroke="#000" stroke-width="0.4"/>'
+                   % (10 + mm, y0 - (4 if mm % 50 == 0 else 2), y0))
+        if mm % 50 == 0:
+            out.append('<text x="%g" y="%g" text-anchor="middle">%d</text>' % (10 + mm, y0 + 5, mm))
+    out.append('<text x="%g" y="%g">this bar is %d mm: measure it before you drill</text>'
+               % (15 + SCALE_MM, y0 + 1, SCALE_MM))
+    for i, line in enumerate((
+            "Up to 32 mm a step drill does it; 36 mm is past most step drills: use a hole saw,",
+            "35 mm filed wider, or 38 mm (the cap's rim and the nut cover the gap). The window:",
+            "a 54 or 57 mm hole saw. Drill slowly into a scrap of wood held under the lid, and",
+            "file the edges smooth.")):
+        out.append('<text x="10" y="%g">%s</text>' % (y0 + 16 + 5 * i, line))
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
 PICTURES = {"ring-legend.svg": ring_legend, "klaxon-sound.svg": klaxon_sound,
             "wiring-circuit-playground.svg": wiring_circuit_playground,
             "wiring-pico.svg": wiring_pico,
-            "klaxon-device.svg": finished_device}
+            "klaxon-device.svg": finished_device, "drilling-template.svg": drilling_template}
 
 
 def main():

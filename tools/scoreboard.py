@@ -241,11 +241,12 @@ class Scoreboard:
         is garbage, not news."""
         if name == "over":
             return before == "at"
-        if name == "state":
+        if name == "state":  # (and its last number the sum of the others: lib/state.py)
             nums = f["numbers"]
             n = nums[L.PLAYERS] if nums else 0
             k = L.S_SLOTS + L.U_SLOTS
-            return not nums or 2 <= n <= L.SEATS and len(nums) == k + n and all(
+            return not nums or 2 <= n <= L.SEATS and len(nums) == k + n + 1 and \
+                sum(nums[:-1]) == nums[-1] and all(
                 0 <= v <= 255 for v in nums[:L.S_SLOTS]) and all(
                 -32767 <= v <= 32767 for v in nums[k:]) and whole(
                 nums[:L.S_SLOTS], nums[L.S_SLOTS:k])

@@ -194,6 +194,7 @@ def publish(out_dir):
     install()
     made = {"device/files.json": json.dumps([rel for _, rel in device_files()], indent=0),
             "device/controls.json": json.dumps(controls(), indent=0),
+            "serial": json.dumps(NO_SERIAL),  # (the page asks; a static host has no board)
             ".nojekyll": ""}  # GitHub Pages' Jekyll would drop node_modules/ and _*.py
     files = _site_files() + [(text, rel) for rel, text in made.items()]
     try:
@@ -222,6 +223,16 @@ def publish(out_dir):
 BAUD = 115200  # CircuitPython's console (USB CDC ignores it; a UART console needs it)
 REOPEN_S = 0.5  # a port that is not there is tried again this often
 LINE_MAX = 4096  # bytes without a newline (noise, a wrong baud rate) go out as a line
+# What a page may lag behind the board before it is let go: a page that stays connected
+# but never reads (a sleeping tablet's tab, a stalled network) would grow its queue for
+# ever. Let go, it is told why (``DROPPED``) and its stream ends; the browser's EventSource
+# connects again by itself, and the page asks the board where the game is now.
+QUEUE_MAX = 2000
+DROPPED = ("this page fell %d messages behind the board and was let go: it reconnects "
+           "and asks the board for the game")
+# /serial without --serial: the page runs its own board (an answer, not a 404, so that a
+# page working as designed has no error in its browser console; --publish writes it too)
+NO_SERIAL = {"kind": "none", "why": "no --serial port: the page runs its own board"}
 
 
 class Bridge:
@@ -238,6 +249,7 @@ class Bridge:
         if name:
             self.status["name"] = name
         self.lines = 0
+        self.dropped = 0  # pages let go for not reading (``QUEUE_MAX``)
 
     def start(self):
         return self
@@ -246,10 +258,11 @@ class Bridge:
         self._send(None)  # the listeners end
 
     def listen(self):
-        """A queue of what comes (dicts; None: the bridge stopped), starting with the status."""
+        """A queue of what comes (dicts; None: the bridge stopped, or the page was let go
+        after a ``{"kind": "dropped"}``), starting with the status."""
         import queue
 
-        q = queue.Queue()
+        q = queue.Queue(QUEUE_MAX + 2)  # (+2: room for the last two words to a slow page)
         with self.lock:
             q.put(dict(self.status))
             self.listeners.append(q)
@@ -264,8 +277,14 @@ class Bridge:
         with self.lock:
             if msg is not None and msg.get("kind") == "status":
                 self.status = msg
-            for q in self.listeners:
-                q.put(msg)
+            for q in list(self.listeners):
+                if q.qsize() < QUEUE_MAX:
+                    q.put(msg)
+                    continue
+                self.listeners.remove(q)  # a page that does not read: let go, told why
+                self.dropped += 1
+                q.put({"kind": "dropped", "why": DROPPED % QUEUE_MAX, "t": time.time() * 1000})
+                q.put(None)
 
     def line(self, text, t=None):
         """A line the board printed (read at ``t``, epoch ms; None: now)."""
@@ -401,9 +420,7 @@ class Handler(http.server.SimpleHTTPRequestHandler):
     def do_GET(self):
         path = self.path.split("?")[0]
         if path == "/serial":
-            if self.bridge is None:
-                return self.send_error(404, "no --serial port: the page runs its own board")
-            body = json.dumps(self.bridge.status).encode()
+            body = json.dumps(NO_SERIAL if self.bridge is None else self.bridge.status).encode()
             self.send_response(200)
             self.send_header("Content-Type", "application/json")
             self.send_header("Content-Length", str(len(body)))

@@ -539,7 +539,9 @@ async function main() {
       [files, controls, bridge] = await Promise.all([
         fetch("device/files.json").then((r) => r.json()),
         fetch("device/controls.json").then((r) => r.json()),
-        fetch("serial").then((r) => (r.ok ? r.json() : null), () => null),
+        // (the server answers {"kind": "none"} without --serial: no 404 in the console)
+        fetch("serial").then((r) => (r.ok ? r.json() : null), () => null)
+          .then((b) => (b && b.kind === "status" ? b : null), () => null),
       ]);
     } catch (e) {
       fail("The device files are not beside the page (device/): serve it with " +

@@ -40,6 +40,13 @@ export function showLog(log, first, entries) {
   return first;
 }
 
+// Is the page on the computer that serves it? Only then are the server's read times (its
+// clock) and the page's (this computer's) one clock: a tablet's or a TV's differs by
+// anything, and a latency from the two would be a wrong figure.
+export function sameComputer(host = location.hostname) {
+  return ["localhost", "127.0.0.1", "::1", "[::1]"].includes(host);
+}
+
 export function startBoard(ctx, source) {
   const { py, $ } = ctx;
   const hours = JSON.parse(py.board_start()).hours;
@@ -171,6 +178,11 @@ export function startBoard(ctx, source) {
   }
 
   function latency() {
+    if (source.name === "server" && !sameComputer()) { // (another computer's clock)
+      $("latency").textContent = "Console line\u2192scoreboard: measured only on the " +
+        "computer the board is plugged into (this screen's clock is not the server's)";
+      return;
+    }
     const xs = sb.lines.slice(-200).map((r) => Math.max(r.shown, r.sound || 0) - r.read)
       .sort((a, b) => a - b);
     if (!xs.length) return;
@@ -296,6 +308,9 @@ export function serverSource() {
       events.onmessage = (e) => {
         const m = JSON.parse(e.data);
         if (m.kind === "line") to.line(m.text, m.t);
+        else if (m.kind === "dropped") { // too slow to read: the server let it go
+          to.link(false, `The page fell behind: ${m.why}`);
+        }
         else if (m.kind === "status") {
           sim = m.port === "sim";
           to.link(m.connected, m.connected ? `Connected: ${m.name || "the board on " + m.port}` +
