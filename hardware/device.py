@@ -283,7 +283,8 @@ class Device:
                     finally:
                         print("out of memory: restarting")
                         supervisor.reload()
-                f[_FAULT] = 0  # try again; another fault starts the wait again
+                f[_FAULT] = f[_DICE] = 0  # try again (not the drawing that may have failed);
+                # another fault starts the wait again
                 if self.r:
                     self.r.more(_OV_UNDO).reset(self.r)
                     self.r.more()
@@ -358,9 +359,9 @@ class Device:
                 t[_SV] = (n + 1000) & _TICKS
                 f[_DICE] = d and not r.S[_PHASE]  # (a roll to the finish: the end shows)
                 t[_DT] = t[_FLT]
-        elif not k and r and f[_NP] and not (r.u[_WHAT] or r.S[_PHASE] % 3):
-            f[_DICE] = _SEATS_SHOWN  # the Klaxon between questions or after the game: every
-            t[_DT] = n  # position
+        elif not k and r and f[_NP] and f[_DICE] != 1 and not (r.u[_WHAT] or r.S[_PHASE] % 3):
+            f[_DICE] = _SEATS_SHOWN  # the Klaxon between questions (the dice not shown) or
+            t[_DT] = n  # after the game: every position
         try:
             self.render()
         except Exception as e:
@@ -528,7 +529,8 @@ class Device:
         c = self.c
         f[_DIRTY] = 1
         f[_N] |= 7  # drawn on the next pass
-        k = _PURPLE | _FAST << 4 if f[_STUCK] | f[_FAULT] else f[_PV]
+        k = _PURPLE | _FAST << 4 if f[_FAULT] or f[_STUCK] and not f[_PV] else f[_PV]  # (a
+        # hold shows over a stuck Klaxon: A and B work meanwhile)
         r = self.r
         for i in range(np):
             c[i] = k & 15

@@ -43,7 +43,7 @@ def seen(sim, ms=500):
 
 def test_the_card_says_it():
     text = card.note(card.FAULTS)
-    assert "A and B still work" in text and "every button works" in text
+    assert "A and B still work" in text and "the game goes on" in text
     assert "%d s or more" % card.STUCK_S in text
     assert "for 5 s after the referee fails" in card.note(card.BUZZ)
 
@@ -133,3 +133,24 @@ def test_the_referee_failing_a_and_b_buzz_for_5_s_then_the_game_is_back(board):
     assert game_events(sim, 6300, 7000) == ["ask"]
     assert [line for _, line in sim.events if line.startswith("fault")][0].startswith(
         "fault: the referee failed")
+
+
+def test_a_hold_shows_its_meaning_over_a_stuck_klaxon():
+    """The card: with the Klaxon stuck, A and B still work, and a held button shows what
+    letting go will do (the breaker's D4: the purple covered the preview, and B held
+    3.5 s ended the game unseen). B held 3.5 s while stuck: blue, then green, then let
+    go: the game ends; the purple comes back."""
+    sim = Sim(players=4)
+    sim.tap("b", 200)  # a first question, then everyone passes: between questions
+    for k in range(3):
+        sim.tap("b", 700 + 500 * k)
+    sim.press("klaxon", 3000, 30000)  # refused (between questions), then stuck at 13 s
+    sim.press("b", 14000, 3500)
+    sim.run_until_ms(13800)
+    assert "purple" in seen(sim)
+    sim.run_until_ms(15600)
+    assert "blue" in seen(sim, 300)
+    sim.run_until_ms(17200)
+    assert "green" in seen(sim, 300)
+    sim.run_until_ms(18500)
+    assert sim.game.phase == "over" and "purple" in seen(sim)

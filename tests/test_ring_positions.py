@@ -130,3 +130,58 @@ def test_every_step_of_the_display_is_the_one_promised(positions, np):
         assert got == want, q
         if scene is not None:
             assert [(c[i], c[np + i]) for i in range(np)] == scene, (q, positions)
+
+
+def test_a_klaxon_while_the_dice_show_leaves_them():
+    """A player slamming the Klaxon while the QM reads the roll: refused, and the dice
+    stay (the breaker's D3: the positions wiped them for good)."""
+    table = table_at("cpb", "", [5, 0, 0, 0])
+    sim = table.sim
+    t = sim.now_ms
+    sim.press("a", t + 100, 120)  # the roll
+    sim.press("klaxon", t + 1500, 120)
+    sim.run_until_ms(t + 1700)
+    assert sim.sounds()[-1][1] == "denied" and sim.device.f[layout.DICE] == 1
+    seen = set()
+    for k in range(200):  # the next 6 s: the dice, red, white and blue, still go round
+        sim.run_until_ms(t + 1700 + 30 * k)
+        seen |= set(sim.ring())
+    assert {"red", "blue"} <= seen
+
+
+def test_a_drawing_that_fails_ends_with_the_fault():
+    """The positions' overlay cannot load (a drive missing seats.mpy): a fault, and 5 s
+    later the referee is back without the display that failed (the breaker's D6: it
+    failed again at every draw and A and B buzzed for good)."""
+    import sys
+
+    table = table_at("cpb", "", [5, 0, 0, 0])
+    sim = table.sim
+    sys.modules["qiklaxon.seats"] = None  # (its import fails)
+    try:
+        t = sim.now_ms
+        sim.press("klaxon", t + 100, 120)
+        sim.press("b", t + 7000, 120)
+        sim.run_until_ms(t + 8000)
+    finally:
+        sys.modules.pop("qiklaxon.seats", None)
+    said = [line for _, line in sim.events]
+    assert any(line.startswith("fault: the referee failed") for line in said)
+    assert sum(line.startswith("fault:") for line in said) == 1
+    assert sim.game.phase == "answering"  # B asked the question
+
+
+def test_on_a_short_strip_the_penalty_of_the_seat_at_its_end_draws_nothing_of_it():
+    """Six players on a strip of 4: seat 4, the challenged, marked wrong: its light is
+    past the strip's end (place 4 = the strip's length), so nothing of it is drawn and
+    nothing breaks; its count still shows, from the light after where its own would be
+    (round the strip: light 1)."""
+    sim = Sim("QK_PIXELS = 4\n", board_name="pico", players=6, qm=3)
+    for k, c in enumerate("bak"):  # seat 4 answers, seat 5 challenges it
+        sim.press({"k": "klaxon"}.get(c, c), 200 + 600 * k, 80)
+    sim.press("b", 2200, 80)  # seat 4 wrong: its penalty
+    sim.press("a", 2800, 80)  # 1
+    sim.run_until_ms(3600)
+    assert not [line for _, line in sim.events if line.startswith("fault")]
+    assert sim.device.r.u[layout.WHAT] == layout.PENALTY
+    assert [c for c, _ in sim.scene()] == ["off", "orange", "off", "off"]

@@ -538,3 +538,33 @@ def test_the_sim_shows_its_game_on_the_scoreboard_page_as_a_board_would(tmp_path
     assert "answer 1" in lines[state:]
     v = board.view()  # what the page shows: seat 2 challenges seat 1's answer
     assert (v["challenger"], v["challenged"], v["players"]) == (2, 1, 4), v
+
+
+def test_the_table_view_says_the_positions_as_such():
+    """`sim --table` during every position shown: the seat's light and the lights after
+    it, never "a die" (the breaker's D7) nor other seats' lights."""
+    sim = Sim(players=4)
+    sim.game.ask()
+    for _ in range(3):
+        sim.game.pass_()
+    sim.game.move(2, 27)
+    sim.device.render()
+    sim.press("klaxon", 200, 80)
+    said = set()
+    for t in range(5200, 7600, 40):  # seat 2's turn: 5.12 s to 7.68 s
+        sim.run_until_ms(t)
+        said.add(S.ring_words(sim))
+    assert said <= {"positions: seat 2's light yellow blinking fast, after it 2 white, 7 orange",
+                    "positions: dark between seats"}, said
+    assert "positions: seat 2's light yellow blinking fast, after it 2 white, 7 orange" in said
+
+
+def test_setting_up_a_game_the_seat_numbers_are_the_new_games():
+    """Choosing 5 players, the terminal's numbers on the lights are the new game's seats
+    (the QM trial: they stayed the old game's, so the first QM's light had no number)."""
+    sim = Sim(players=4)
+    sim.press("b", 200, 3500)  # before a first question: B held long sets up a game
+    sim.tap("a", 4200)  # 5 players
+    sim.run_until_ms(5000)
+    _, labels, _ = S.ring_now(sim)
+    assert sorted(int(x) for x in labels if x) == [0, 1, 2, 3, 4]

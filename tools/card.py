@@ -218,12 +218,12 @@ COUNTS = ("Whose count it is keeps blinking: a penalty's party in its colour (th
           "units (moving back: blue). More than the lights: tens and units blink in turn. "
           "Up to 99; past that, a buzz. %(B held)s takes one off; at 0, a step back.")
 POSITIONS = ("Between questions or after the game, slam the Klaxon (a buzz: nothing "
-             "changes): each seat in turn from seat 0, 2½ s each. Its light blinks yellow "
-             "(vermillion: below 0); from the next light clockwise, green lights are "
-             "hundreds, white tens, orange units (blue thousands): yellow, 2 white, 7 "
-             "orange is 27; vermillion, 1 white, 2 orange, -12; none, 0. Too many for the "
-             "ring: each colour in turn. Wrong on the board? %(A held long)s. A Pico's LED "
-             "alone shows none.")
+             "changes; not while the dice show): each seat in turn from seat 0, 2½ s each. "
+             "Its light blinks yellow (vermillion: below 0); after it, green lights are "
+             "hundreds, white tens, orange units (blue thousands; 9999 at most): yellow, 2 "
+             "white, 7 orange is 27; vermillion, 1 white, 2 orange, -12; none, 0. Too many "
+             "for the ring: each colour in turn. Wrong on the board? %(A held long)s. Needs "
+             "10 lights; a Pico's LED alone shows none.")
 ROLL = ("A roll shows the dice one at a time, red, then white, then blue, as that many "
         "lights clockwise from seat 0, blinking, a second each, round again until the next "
         "press: red 5, white 6, blue 1 is question 561. The QM's piece moves forward by the "
@@ -236,7 +236,7 @@ BUZZ = ("A buzz changes nothing. The Klaxon buzzes when nobody has answered yet 
 FAULTS = ("Purple while the Klaxon is held down (%(stuck)s s or more): it is stuck (its "
           "wiring, or something on it); A and B still work, and the ring comes back when "
           "it is let go. Purple 2 s at power-on: a setting was wrong or the saved game "
-          "lost (docs/troubleshooting.md says what to check); every button works. Purple "
+          "lost (docs/troubleshooting.md says what to check); the game goes on. Purple "
           "while A and B buzz: the referee failed; in 5 s the game is back as it was.")
 HOLDS = ("Hold a button and the ring shows what letting go will do; let go when it shows "
          "what you want. A press let go before the ring changes (%(step)s) is a tap. "
@@ -270,15 +270,17 @@ STEPS = (
                                "B. Think the last answer was wrong? Slam the Klaxon on "
                                "your turn and give yours: the answering ends."),
     ("Mark", "The answer to mark blinks yellow fast: the QM taps A if right (forward 3), "
-             "B if wrong. The challenger blinks vermillion, the challenged sky blue."),
+             "B if wrong. The challenger blinks vermillion, the challenged sky blue (yellow "
+             "while its own answer is the one to mark)."),
     ("Klaxon penalty", "The challenger or the challenged wrong: their light keeps "
                        "blinking; tap A once a square (%(A held)s: ten), then B. No "
                        "penalty in the booklet: just B."),
     ("Pass the dice", "The white light moves one seat left: the next QM rolls. A piece on "
-                      "GAME ENDS: %(B held long)s, end the game."),
+                      "GAME ENDS: %(B held long)s, end the game; again, a new game (A counts "
+                      "the players, B goes on)."),
 )
 FRONT_NOTES = (
-    ("Check the board", "Between questions, slam the Klaxon: each seat's light blinks in "
+    ("Check the board", "Before the roll, slam the Klaxon: each seat's light blinks in "
                         "turn (vermillion: below 0), its square beside it: green 100s, "
                         "white 10s, orange 1s. Wrong? %(A held long)s: move a piece."),
     ("A mistake", "%(B held)s: undo, one step at a time. Hold a button and the ring shows "
@@ -486,7 +488,7 @@ def svg_front(long_ms=LONG_MS):
         _text(out, m + 13, y + 5, str(i + 1), size=17, bold=True, colour=PAPER,
               anchor="middle")
         _text(out, m + 36, y + 5, head, size=18, bold=True)
-        y = _text(out, m + 36, y + 24, note(text, long_ms), size=size + 1,
+        y = _text(out, m + 36, y + 22, note(text, long_ms), size=size + 1,
                   width=W - 2 * m - 36) + 6
     for head, text in FRONT_NOTES:
         _text(out, m, y + 8, head, size=17, bold=True)
@@ -595,17 +597,15 @@ def svg_back(long_ms=LONG_MS):
     notes = [(head, note(text, long_ms)) for head, text in (
         ("Holding a button", HOLDS), ("Counts", COUNTS), ("Every position", POSITIONS))]
     gap = 14
-    colw = (W - 2 * m - 2 * gap) / 3
-
-    i, j = 1, 2  # (one note a column)
+    room = W - 2 * m - 2 * gap  # one note a column, each as wide as its length asks
+    widths = [room * len(text) / sum(len(t) for _, t in notes) for _, text in notes]
     bottom = y
-    for col, chunk in enumerate((notes[:i], notes[i:j], notes[j:])):
-        x = m + col * (colw + gap)
-        yy = y
-        for head, text in chunk:
-            _text(out, x, yy, head, size=size + 0.5, bold=True)
-            yy = _text(out, x, yy + size * 1.3, text, size=size, width=colw, leading=1.15) + 4
+    x = m
+    for (head, text), colw in zip(notes, widths):
+        _text(out, x, y, head, size=size + 0.5, bold=True)
+        yy = _text(out, x, y + size * 1.3, text, size=size, width=colw, leading=1.15) + 4
         bottom = max(bottom, yy)
+        x += colw + gap
     _fits(bottom, H, "back")
     out.append("</svg>")
     return "\n".join(out) + "\n"

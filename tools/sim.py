@@ -383,7 +383,11 @@ def ring_now(sim):
                for n in names]
     labels = [""] * np
     if g is not None:
-        for i, s in enumerate(E.seat_labels(sim.board_name, g.players, np,
+        n = g.players
+        u = sim.device.r.u
+        if u[layout.WHAT] in (layout.NEW_PLAYERS, layout.NEW_QM):  # a game set up: its seats
+            n = u[layout.COUNT]
+        for i, s in enumerate(E.seat_labels(sim.board_name, n, np,
                                             numbered_clockwise(sim))):
             labels[i] = "" if s is None else str(s)
     return colours, labels, E.ring_hours(sim.board_name, np, numbered_clockwise(sim))
@@ -444,6 +448,19 @@ def ring_words(sim):
     if d.f[D._FL]:
         return "the whole ring flashes %s and %s" % (
             E.COLOUR_NAMES[d.f[D._FL] & 15], E.COLOUR_NAMES[d.f[D._FL] >> 4])
+    if d.f[D._DICE] == layout.SEATS_SHOWN:  # every position: a seat's light and its square
+        scene = sim.scene()
+        out = []
+        for i, (colour, pattern) in enumerate(scene):
+            if pattern == "fast":
+                out.append("seat %s's light %s blinking fast" % (
+                    "?" if seats[i] is None else seats[i], colour))
+        lit = [c for c, p in scene if c != "off" and p == "steady"]
+        kinds = ["%d %s" % (lit.count(c), c) for c in ("blue", "green", "white", "orange")
+                 if c in lit]
+        return "positions: " + ("; ".join(out) + (", after it " + ", ".join(kinds) if kinds
+                                                    else ", nothing after it")
+                                if out else "dark between seats")
     if set(ring) - {"off"} and set(ring) - {"off"} <= {"red", "white", "blue"} and d.f[D._DICE]:
         lit = [c for c in ring if c != "off"]
         return "a die: %d %s lights" % (len(lit), lit[0])
