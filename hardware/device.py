@@ -91,8 +91,7 @@ _SEG = const(18)  # the sweep's segment
 _LV = const(19)  # 19, 20: the level each button has reached while held (255: up)
 _RAW = const(21)  # 21, 22: each button's last sample << 1 | its level taken
 _CCW = const(23)  # the pixels are numbered counter-clockwise
-_DICE = const(24)  # the ring shows the roll (1), every position (2), since t[_DT]
-_SEATS_SHOWN = const(2)
+_DICE = const(24)  # since t[_DT] the ring shows (its overlay): the roll, every position
 _WOKE = const(25)  # woken from deep sleep by the Klaxon: that press counts
 _SPAN = const(26)  # the contact closed since last open _GL ticks
 # Times (ticks) and numbers (Device.t)
@@ -335,7 +334,7 @@ class Device:
         ok = _TRY  # no referee, or a fault: a plain klaxon
         d = 0  # a roll: A between questions, nothing entered
         if r and not f[_FAULT]:
-            d = k == _KEY_A and not (r.S[_PHASE] or r.u[_WHAT])
+            d = _OV_ENTRY * (k == _KEY_A and not (r.S[_PHASE] or r.u[_WHAT]))
             try:
                 ok = r.key(k)
             except Exception as e:
@@ -357,10 +356,11 @@ class Device:
             if r:
                 f[_DUE] = 1
                 t[_SV] = (n + 1000) & _TICKS
-                f[_DICE] = d and not r.S[_PHASE]  # (a roll to the finish: the end shows)
+                f[_DICE] = not r.S[_PHASE] and d  # (a roll to the finish: the end shows)
                 t[_DT] = t[_FLT]
-        elif not k and r and f[_NP] and f[_DICE] != 1 and not (r.u[_WHAT] or r.S[_PHASE] % 3):
-            f[_DICE] = _SEATS_SHOWN  # the Klaxon between questions (the dice not shown) or
+        elif not k and r and f[_NP] and f[_DICE] != _OV_ENTRY and not (r.u[_WHAT] or
+                                                                 r.S[_PHASE] % 3):
+            f[_DICE] = _OV_SEATS  # the Klaxon between questions (the dice not shown) or
             t[_DT] = n  # after the game: every position
         try:
             self.render()
@@ -492,13 +492,9 @@ class Device:
         d = f[_DICE] and not f[_FL] | f[_PV] | f[_STUCK] | f[_FAULT] and self.r
         if d:
             f[_ANIM] = 1
-            w = d.more(_OV_SEATS if f[_DICE] == _SEATS_SHOWN else _OV_ENTRY).dice(
-                d, ticks_diff(n, self.t[_DT]) >> 7, np, c)
-            if w < 0:  # the positions, drawn into the scene (-2: all shown)
+            w = d.more(f[_DICE]).dice(self, ticks_diff(n, self.t[_DT]) >> 7, np)
+            if w < 0:  # the positions, drawn into the scene (qiklaxon/seats.py)
                 d = 0
-                if w == -2:
-                    f[_DICE] = 0
-                    self.render()
         if __debug__ and self.p[_LED]:  # a hold's preview: on (one button's B), slow
             v = f[_PV]  # (held), fast (held long)
             if v:

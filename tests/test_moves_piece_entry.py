@@ -153,7 +153,7 @@ def test_a_roll_shows_each_die_in_turn_for_its_time_cycle_after_cycle():
             for q in range(3 * len(cycle)):
                 r = SimpleNamespace(S=bytearray(layout.DID + layout.SEATS))
                 r.S[layout.ROLL] = v
-                x = entry.dice(r, q, np, bytearray(2 * np))
+                x = entry.dice(SimpleNamespace(r=r), q, np)
                 if not x:
                     got.append(None)
                 elif np:

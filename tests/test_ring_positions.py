@@ -125,9 +125,15 @@ def test_every_step_of_the_display_is_the_one_promised(positions, np):
     r.S[layout.PLAYERS] = len(positions)
     for q in range(layout.SEAT_STEPS * len(positions) + 3):
         c = bytearray([0x77] * (2 * np))  # (something else shown before)
-        got = seats.dice(r, q, np, c)
+        rendered = []
+        dev = SimpleNamespace(r=r, c=c, f=bytearray([layout.SEATS_SHOWN] * layout.F_SLOTS),
+                              render=lambda: rendered.append(1))
+        got = seats.dice(dev, q, np)
         want, scene = promised(positions, q, np)
-        assert got == want, q
+        assert got == -1, q
+        # once every seat was shown: the game's ring again (drawn by the device's render)
+        assert (dev.f[layout.DICE], rendered) == ((0, [1]) if want == -2 else
+                                                   (layout.SEATS_SHOWN, [])), q
         if scene is not None:
             assert [(c[i], c[np + i]) for i in range(np)] == scene, (q, positions)
 
@@ -141,7 +147,7 @@ def test_a_klaxon_while_the_dice_show_leaves_them():
     sim.press("a", t + 100, 120)  # the roll
     sim.press("klaxon", t + 1500, 120)
     sim.run_until_ms(t + 1700)
-    assert sim.sounds()[-1][1] == "denied" and sim.device.f[layout.DICE] == 1
+    assert sim.sounds()[-1][1] == "denied" and sim.device.f[layout.DICE] == layout.ROLL_SHOWN
     seen = set()
     for k in range(200):  # the next 6 s: the dice, red, white and blue, still go round
         sim.run_until_ms(t + 1700 + 30 * k)

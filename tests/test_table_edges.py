@@ -219,7 +219,7 @@ def _blinks(v, np):
     r.S[layout.ROLL] = v
     runs = []
     for q in range(200):
-        x = entry.dice(r, q, np, bytearray(2 * np))
+        x = entry.dice(SimpleNamespace(r=r), q, np)
         colour = x >> 8 if x else None
         if runs and runs[-1][0] == colour:
             runs[-1][1] += 1

@@ -231,7 +231,7 @@ class Scoreboard:
                        else L.GREEN) | L.WHITE << 4
             long = name == "klaxon" and (self.mode == "klaxon" or self.fault is not None)
             self.t[L.FLT] = (now_ms + (1200 if long else 400)) & L.TICKS
-        f[L.DICE] = name == "roll" and self.r.S[L.PHASE] == L.BETWEEN
+        f[L.DICE] = L.ROLL_SHOWN if name == "roll" and self.r.S[L.PHASE] == L.BETWEEN else 0
         self.t[L.DT] = self.t[L.FLT]
 
     def _sane(self, name, f, before):
@@ -302,7 +302,7 @@ class Scoreboard:
         if name == "refused":
             self.refused = f["reason"]
             if f["reason"] in ("no question running", "the game is over") and not u[
-                    L.WHAT] and self.f[L.NP]:  # the Klaxon between questions or after the
+                    L.WHAT] and self.f[L.NP] and self.f[L.DICE] != L.ROLL_SHOWN:  # the Klaxon between questions or after the
                 self.f[L.DICE] = L.SEATS_SHOWN  # game: the board shows every position
                 self.t[L.DT] = now_ms & L.TICKS  # (hardware/device.py press())
             return "denied"

@@ -93,16 +93,16 @@ def key(r, k):
     return _REFUSED
 
 
-def dice(r, q, np, c):
-    """What the ring shows ``q`` steps of 128 ms after a roll (``S[_ROLL]``) on ``np``
-    pixels (0: only an LED; ``c`` unused: seats.py's ``dice`` draws into it): pixels lit
+def dice(dev, q, np):
+    """What the ring shows ``q`` steps of 128 ms after a roll (the referee's ``S[_ROLL]``;
+    ``dev`` hardware/device.py's Device) on ``np`` pixels (0: only an LED): pixels lit
     now | their colour << 8 (red 10, white 1, blue 9), 0 dark;
     they blink (fast), so that a white 1 is never the QM's steady white. Red, white, then
     blue, each die as many pixels as its value (clockwise from pixel 0) for 8 steps,
     then 3 dark, and 5 more before red again (a 4.9 s cycle); under 6 pixels, each die
     is that many blinks (2 steps on, 2 off), then 4 dark, and 8 more before red again.
     Order and count carry the meaning, not the hue alone."""
-    v = r.S[_ROLL]
+    v = dev.r.S[_ROLL]
     big = np >= 6
     q %= 38 if big else 4 * (v // 36 + v // 6 % 6 + v % 6) + 32
     for i in range(3):

@@ -212,7 +212,9 @@ OV_ENTRY = 2  # qiklaxon/entry.py
 OV_OVER = 3  # qiklaxon/over.py
 OV_SAVE = 4  # qiklaxon/save.py
 OV_SEATS = 5  # qiklaxon/seats.py (every seat's position shown)
-OV_TIDY = 6  # more(): none loaded; those the state does not need dropped
+OV_TIDY = 6
+ROLL_SHOWN = OV_ENTRY  # Device.f[DICE] while the roll is shown
+SEATS_SHOWN = OV_SEATS  # ... while every seat's position is  # more(): none loaded; those the state does not need dropped
 OVERLAYS = ("undo", "reveal", "entry", "over", "save", "seats")
 OV_ROOM = 4096  # bytes free below which a load collects the garbage first (the Express)
 
@@ -292,8 +294,8 @@ SEG = 18  # the sweep's segment
 LV = 19  # 19, 20: the level each button has reached while held (NONE: up)
 RAW = 21  # 21, 22: each button's last sample << 1 | its level taken
 CCW = 23  # the pixels are numbered counter-clockwise (seen from above, face up)
-DICE = 24  # the ring shows the roll (1) until the next action, or every position (2), since t[DT]
-SEATS_SHOWN = 2  # f[DICE] while every seat's position is shown (qiklaxon/seats.py)
+DICE = 24  # since t[DT] the ring shows, by its overlay: the roll (OV_ENTRY) until the next action,
+# or every position (OV_SEATS, qiklaxon/seats.py); 0 the game
 WOKE = 25  # the board woke from deep sleep on the Klaxon: that press counts
 SPAN = 26  # the Klaxon's contact has closed since it was last open GL ticks
 # Times (ticks) and numbers (Device.t, list)

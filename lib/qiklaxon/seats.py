@@ -13,19 +13,26 @@ _PLAYERS = const(0)
 _YELLOW = const(2)
 _VERMILLION = const(5)
 _FAST = const(2)
+_DICE = const(24)  # the Device's flag: what the ring shows
 _SEAT_STEPS = const(20)  # 128 ms steps a seat (2.56 s), its last 2 dark
 
 
-def dice(r, q, np, c):
+def dice(dev, q, np):
     """Every seat's position, seat 0 first, a seat every 2.56 s (its last 0.26 s dark), into
     the scene ``c``: the seat's own light blinks fast, yellow (0 or more) or vermillion
     (below 0); from the light after it, clockwise, the squares: green lights hundreds,
     white tens, orange units (blue thousands); more than the lights left, each kind in
-    turn. Returns -1, or -2 once every seat was shown."""
+    turn. ``dev``: hardware/device.py's Device (its referee ``r``, scene ``c``); once every
+    seat was shown, the ring shows the game again (``f[_DICE]`` 0, ``render()``).
+    Returns -1: the scene is drawn."""
+    r = dev.r
+    c = dev.c
     n = r.S[_PLAYERS]
     s = q // _SEAT_STEPS
     if s >= n:
-        return -2
+        dev.f[_DICE] = 0
+        dev.render()
+        return -1
     q %= _SEAT_STEPS
     for i in range(2 * np):
         c[i] = 0
