@@ -641,6 +641,20 @@ def svg_notes(long_ms=LONG_MS):
     return "\n".join(out) + "\n"
 
 
+def least_printed_pt(svg):
+    """The smallest type of a card's side ``svg``, in points as printed: its font sizes
+    (user units) times the page's scale (the width in inches x 72 over the viewBox's),
+    on letter and on A4 ("fit to page": the letter page scaled down to A4's)."""
+    import re
+
+    w_in, h_in = (float(x) for x in re.search(r'width="([\d.]+)in" height="([\d.]+)in"',
+                                              svg).groups())
+    vb_w = float(re.search(r'viewBox="0 0 ([\d.]+) ', svg).group(1))
+    a4 = (8.27, 11.69) if h_in > w_in else (11.69, 8.27)
+    scale = min(1, a4[0] / w_in, a4[1] / h_in)
+    return min(float(x) for x in re.findall(r'font-size="([\d.]+)"', svg)) * w_in * 72 / vb_w * scale
+
+
 README_START = "<!-- the card: made by tools/card.py, held to it by tests/test_card.py -->\n"
 README_END = "<!-- end of the card -->"
 
