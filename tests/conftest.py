@@ -62,8 +62,8 @@ def pytest_configure(config):
 
 # Runs made ahead (tests/test_pico.py ``ahead``): a module of the collection that defines
 # ``ahead(request, tmp_path_factory)`` has it called once per session on every worker,
-# from the worker's first test, whatever tests the worker has; its threads are waited
-# for at the session's end, outside any test's timeout
+# from the worker's first test, whatever tests the worker has; the processes it starts
+# are waited for at the session's end, outside any test's timeout
 import pytest  # noqa: E402  (after the paths above)
 
 _AHEAD = []
@@ -79,5 +79,5 @@ def made_ahead(request, tmp_path_factory):
 
 
 def pytest_sessionfinish(session, exitstatus):
-    for thread in _AHEAD:
-        thread.join()  # (a worker does not leave while its emulator runs)
+    for process in _AHEAD:
+        process.wait()  # (a worker does not leave while its emulators run)

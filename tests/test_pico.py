@@ -21,8 +21,10 @@ import fcntl
 import functools
 import json
 import os
+import pathlib
 import pickle
-import threading
+import subprocess
+import sys
 
 import pytest
 
@@ -128,33 +130,40 @@ def _get(folder, name, wait=True):
 def ahead(request, tmp_path_factory):
     """The runs this session's tests read, made ahead of them in the background on every
     xdist worker from its first test, whatever tests it has (tests/conftest.py): each
-    worker makes, one at a time, each run it finds nobody making yet (a lock not taken),
-    and the sleep run (the long pole) in a thread of its own. The emulator is CPU-bound
-    and a test that wants a run waits for it: this keeps the cores busy with emulators
-    while the workers run the host suite's other tests at a higher priority (pico.NICE;
-    the sleep run has none, so that it keeps a core), and a test finds its run made or
-    being made. pytest-xdist hands each worker one half of the collection, the lanes'
-    tests all in the first, so the Pico lane's tests run on one worker in turn, mostly.
-    Returns the threads (tests/conftest.py waits for them at the session's end)."""
+    worker starts two processes (``python tests/test_pico.py --ahead``), one for the sleep
+    run, the long pole, at full priority, one that makes the others, longest first, one
+    at a time, each that nobody is making yet (a lock not taken). The emulator is
+    CPU-bound and a test that wants a run waits for it: this keeps the cores busy with
+    emulators while the workers run the host suite's other tests at a higher priority
+    (pico.NICE), and a test finds its run made or being made. pytest-xdist hands each
+    worker one half of the collection, the lanes' tests all in the first, so the Pico
+    lane's tests run on one worker, one after the other. (Processes, not threads: the
+    harness's Sim replaces time.sleep while its device starts, which another thread's
+    sleep would meet.) Returns them (tests/conftest.py waits for them at the end)."""
     if pico.missing():
         return []  # (its tests skip or fail, saying why)
     folder = _folder(tmp_path_factory, request.config)
-    wanted = {name for item in request.session.items
-              for name in getattr(getattr(item, "function", None), "pico_runs", ())}
+    wanted = [name for name in ("sleep",) + AHEAD if any(
+        name in getattr(getattr(item, "function", None), "pico_runs", ())
+        for item in request.session.items)]
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+    out = []
+    for names in ([n for n in wanted if n == "sleep"], [n for n in wanted if n != "sleep"]):
+        if names:
+            out.append(subprocess.Popen(
+                [sys.executable, os.path.abspath(__file__), "--ahead", str(folder)] + names,
+                env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL))
+    return out
 
-    def make(names):
-        for name in names:
-            if name in wanted:
-                try:
-                    _get(folder, name, wait=False)
-                except Exception:  # (the test that reads it makes it again, and says why)
-                    pass
 
-    threads = [threading.Thread(target=make, args=(names,), daemon=True)
-               for names in (("sleep",), AHEAD)]
-    for thread in threads:
-        thread.start()
-    return threads
+def _ahead(folder, names):
+    """(The process ``ahead`` starts.)"""
+    for name in names:
+        try:
+            _get(folder, name, wait=False)
+        except Exception:  # (the test that reads it makes it again, and says why)
+            pass
 
 
 @pytest.fixture(scope="session")
@@ -858,3 +867,7 @@ def test_the_board_answers_a_host_with_its_whole_state_and_a_scoreboard_follows_
             assert not need and tab == want, (n, text, tab, want)
             checked += 1
     assert checked >= 12  # (the presses after the first state line: 12)
+
+
+if __name__ == "__main__" and sys.argv[1:2] == ["--ahead"]:
+    _ahead(pathlib.Path(sys.argv[2]), sys.argv[3:])

@@ -32,6 +32,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 from concurrent.futures import ThreadPoolExecutor
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -456,21 +457,23 @@ def run(drive=None, steps=(), ms=5000, offset=OFFSET, timeout=RUN_LIMIT_S, nice=
         cmd.append("--stats")  # (its last line on stderr: emulated time, CPU cycles run)
         t0 = time.monotonic()
         # (output to files, and os.wait4: the CPU time of this emulator, not of all the
-        # children of this process, which may run others at once in other threads)
+        # children of this process, which may run others at once in other threads; the
+        # time limit by a timer, not by polling with time.sleep, which the harness's Sim
+        # replaces while its device starts, in whatever thread)
         with open(os.path.join(tmp, "out"), "w+") as out, \
                 open(os.path.join(tmp, "err"), "w+") as err:
             child = subprocess.Popen(cmd, cwd=tmp, env=env, stdout=out, stderr=err,
                                      preexec_fn=(lambda: os.nice(nice)) if nice else None)
-            while True:
-                pid, status, usage = os.wait4(child.pid, os.WNOHANG)
-                if pid:
-                    break
-                if time.monotonic() - t0 > timeout:
-                    child.kill()
-                    child.wait()
-                    raise subprocess.TimeoutExpired(cmd, timeout)
-                time.sleep(0.02)
+            late = []
+            timer = threading.Timer(timeout, lambda: late.append(child.kill()))
+            timer.start()
+            try:
+                _, status, usage = os.wait4(child.pid, 0)
+            finally:
+                timer.cancel()
             child.returncode = os.waitstatus_to_exitcode(status)
+            if late:
+                raise subprocess.TimeoutExpired(cmd, timeout)
             wall = time.monotonic() - t0
             out.seek(0)
             stdout = out.read()
