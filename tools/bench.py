@@ -287,6 +287,27 @@ def scoreboard_rows(lines=40, gap_s=0.15):
     return out
 
 
+def pico_lane_row():
+    """What the Pico lane's runs cost in the suite the test command just ran (kept by
+    tests/test_pico.py in ``QK_FIGURES``): a row, or None."""
+    import cpvm
+
+    folder = os.environ.get(cpvm.FIGURES)
+    names = sorted(n[len("pico-run-"):-len(".json")] for n in (
+        os.listdir(folder) if folder and os.path.isdir(folder) else ())
+        if n.startswith("pico-run-") and n.endswith(".json"))
+    if not names:
+        return None
+    runs = {n: cpvm.shared("pico-run-" + n) for n in names}
+    total = {k: sum(r[k] for r in runs.values()) for k in ("runs", "emulated", "busy", "cpu")}
+    return ("  the Pico lane's runs in the suite just run (tests/test_pico.py)", "(info)",
+            "%d runs: %.0f s emulated, %.0f s of it busy; %.0f CPU s (%.1f a busy second); %s"
+            % (total["runs"], total["emulated"], total["busy"], total["cpu"],
+               total["cpu"] / max(total["busy"], 1e-9), ", ".join(
+                   "%s %.0f/%.0f" % (n, runs[n]["busy"], runs[n]["cpu"]) for n in sorted(
+                       runs, key=lambda n: -runs[n]["cpu"]))), None)
+
+
 def missing(required):
     """A row whose tool is not here: skipped (None), or over (False) where CI requires
     it (``required``: the environment variable .ci/run sets)."""
@@ -300,11 +321,29 @@ def main(argv=None):
                    help="the host suite's wall time, when the caller just ran it")
     p.add_argument("--browser-seconds", type=float, default=None,
                    help="the browser lane's wall time, when the caller just ran it")
+    p.add_argument("--browser-seconds-file", default=None, metavar="FILE",
+                   help="the browser lane runs beside this (tools/dev.py test): wait for FILE, "
+                   "where it writes its wall time when it ends, before the rows that time a "
+                   "browser")
     p.add_argument("--presses", type=int, default=10_000)
     args = p.parse_args(argv)
     os.chdir(ROOT)
     rng = random.Random(2026)
     rows = []
+    # The two long measures, on CircuitPython's unix VM and the Pico's emulated firmware
+    # (CPU-bound), start now in processes of their own and run beside the simulated
+    # board's rows, which take a core of their own: their rows are printed in their places
+    # all the same. (Processes, forked before any Sim: the harness's Sim replaces
+    # time.sleep while its device starts, which a thread's subprocess would meet.)
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    import cpvm
+    import picobench  # the Pico on CircuitPython's real firmware, emulated (rp2040js)
+
+    early = ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("fork"))
+    cp_future = early.submit(cp_rows, args.quick)
+    pico_future = early.submit(picobench.rows, args.quick)
 
     def row(what, budget, value, ok):
         rows.append((what, budget, value, "ok" if ok else ("OVER" if ok is False else "info")))
@@ -379,9 +418,7 @@ def main(argv=None):
         slow = latency(rng, 100 if args.quick else 500, 5000, pass_us=slow_us)
         row("press -> sound worst, a pass every %.2f ms (%s estimate)" % (slow_us / 1000, chip),
             "<= 10 ms", "%.2f ms" % (max(slow) / 1000), max(slow) <= 10_000)
-    import cpvm
-
-    cp = cp_rows(args.quick)
+    cp = cp_future.result()
     if cp is None:
         row("firmware peak heap on the Express (CircuitPython 10)", "<= 13.5 KB",
             "not measured: " + cpvm.HOW_TO_GET, missing("QK_REQUIRE_CP"))
@@ -447,9 +484,15 @@ def main(argv=None):
             done, tables * 30, " (--quick: 1 table; the suite plays 10)" if args.quick else "",
             time.monotonic() - t0, "; " + failed if failed else ""),
         not failed and (args.quick or done >= 300))
-    import picobench  # the Pico on CircuitPython's real firmware, emulated (rp2040js)
-
-    pico_rows = picobench.rows(args.quick)
+    pico_rows = pico_future.result()
+    early.shutdown()
+    lane = args.browser_seconds
+    if args.browser_seconds_file:  # the browser lane is done (or failed) before a browser
+        while not os.path.exists(args.browser_seconds_file):  # here is timed
+            time.sleep(1)
+        with open(args.browser_seconds_file) as f:
+            said = f.read().strip()
+        lane = float(said) if said != "failed" else None
     if pico_rows is None:
         import pico
 
@@ -458,6 +501,9 @@ def main(argv=None):
     else:
         for r in pico_rows:
             row(*r)
+    lane_row = pico_lane_row()
+    if lane_row:
+        row(*lane_row)
     w = browser_rows()
     if w is None:
         import browser
@@ -492,7 +538,7 @@ def main(argv=None):
     row("bytes a deploy copies, per build (as .py)", "<= 200 KB",
         ", ".join("%s %.0f KB" % (k, n / 1024) for k, n in sorted(d.items())),
         max(d.values()) <= 200 * 1024)
-    suite, lane = args.suite_seconds, args.browser_seconds
+    suite = args.suite_seconds
     if suite is None and not args.quick:  # as the test command runs them (tools/dev.py)
         pytest = [os.path.join(os.path.dirname(sys.executable), "pytest"), "-q", "-p",
                   "no:cacheprovider"]
