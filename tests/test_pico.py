@@ -82,7 +82,7 @@ def emulated(name):
 
 
 def reads(*names):
-    """A test that reads the runs ``names``: the session makes them ahead (``shared``)."""
+    """A test that reads the runs ``names``: the session makes them ahead (``ahead``)."""
     def mark(test):
         test.pico_runs = names
         return test
