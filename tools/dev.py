@@ -130,9 +130,10 @@ def main(argv):
         return rc
     suite = time.monotonic() - started
     # The browser lane times a real Chromium's pages, and the sample of the mutants and the
-    # benchmark after it are CPU-bound, so they run beside it, at a lower priority (NICE),
-    # their output kept until the lane is done; the bench takes its browser's rows only
-    # once the lane has ended (--browser-seconds-file), on a machine it no longer shares
+    # benchmark are CPU-bound, so they run beside it, and beside each other, at a lower
+    # priority (NICE), their output kept until the lane is done; the bench takes its
+    # browser's rows only once the lane has ended (--browser-seconds-file), on a machine
+    # it no longer shares
     done = os.path.join(ROOT, ".cache", "browser-lane-seconds")
     os.makedirs(os.path.dirname(done), exist_ok=True)
     if os.path.exists(done):
@@ -193,35 +194,34 @@ class Steps:
         return child.returncode
 
     def beside(self, steps, **kw):
-        """Run ``steps`` [(name, cmd)] one after the other, the next only when the one
-        before exited 0, in a thread at ``NICE``, their output to a file; ``join()``
-        prints it and returns the first non-zero exit status (0: all passed)."""
+        """Run ``steps`` [(name, cmd)] at once, each in a thread at ``NICE``, its output
+        to a file; ``join()`` prints their outputs in order and returns the first
+        non-zero exit status of them (0: all passed)."""
         import tempfile
         import threading
 
-        out = tempfile.TemporaryFile("w+")
-        result = []
+        outs = [tempfile.TemporaryFile("w+") for _ in steps]
+        result = [None] * len(steps)
 
-        def go():
-            for name, cmd in steps:
-                out.write("\n%s:\n" % name)
-                out.flush()
-                rc = self.call(name, cmd, nice=NICE, stdout=out, **kw)
-                if rc:
-                    result.append(rc)
-                    return
+        def go(i, name, cmd):
+            outs[i].write("\n%s:\n" % name)
+            outs[i].flush()
+            result[i] = self.call(name, cmd, nice=NICE, stdout=outs[i], **kw)
 
-        thread = threading.Thread(target=go, daemon=True)
-        thread.start()
+        threads = [threading.Thread(target=go, args=(i,) + step, daemon=True)
+                   for i, step in enumerate(steps)]
+        for thread in threads:
+            thread.start()
 
         class Beside:
             def join(_):
-                while thread.is_alive():
-                    thread.join(1)
-                out.seek(0)
-                sys.stdout.write(out.read())
-                sys.stdout.flush()
-                return result[0] if result else 0
+                for thread, out in zip(threads, outs):
+                    while thread.is_alive():
+                        thread.join(1)
+                    out.seek(0)
+                    sys.stdout.write(out.read())
+                    sys.stdout.flush()
+                return next((rc for rc in result if rc), 0)
 
         return Beside()
 
