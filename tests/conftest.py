@@ -26,10 +26,15 @@ LANE_TIMEOUT_S = {"test_vm.py": 900, "test_cp.py": 900, "test_pico.py": 1800,
                   "test_bundle.py": 1800}  # (its bundles boot on the Pico and CircuitPython lanes)
 
 
-# The lanes whose tests take minutes, longest first: collected first, so that pytest-xdist
-# hands them out at the start and the host suite's thousand short tests fill the other
-# core round them, not a lane's last minutes on one core at the end (CI: 2 cores)
-FIRST = ("test_pico.py", "test_cp.py", "test_bundle.py", "test_fresh_clone.py",
+# The lanes whose tests take minutes: collected first. pytest-xdist (--dist worksteal)
+# hands each worker one half of the collection, so these all go to the first worker, in
+# this order, and the other worker takes the short tests, then steals from the first's
+# queue from its end: the lanes start at once, and the host suite's thousand short tests
+# fill the other core round them, not a lane's last minutes on one core at the end (CI:
+# 2 cores). The CircuitPython lane goes before the Pico lane, whose runs every worker
+# makes ahead in the background from its first test (tests/test_pico.py ``ahead``): its
+# tests mostly wait for runs, and by then most are made
+FIRST = ("test_cp.py", "test_pico.py", "test_bundle.py", "test_fresh_clone.py",
          "test_mutants_tool.py", "test_card_robot.py")
 
 
@@ -52,3 +57,27 @@ def pytest_configure(config):
         import mutants
 
         mutants.configure(config)
+
+
+
+# Runs made ahead (tests/test_pico.py ``ahead``): a module of the collection that defines
+# ``ahead(request, tmp_path_factory)`` has it called once per session on every worker,
+# from the worker's first test, whatever tests the worker has; the processes it starts
+# are waited for at the session's end, outside any test's timeout
+import pytest  # noqa: E402  (after the paths above)
+
+_AHEAD = []
+
+
+@pytest.fixture(scope="session", autouse=True)
+def made_ahead(request, tmp_path_factory):
+    modules = {id(item.module): item.module for item in request.session.items
+               if getattr(item, "module", None) is not None}
+    for module in modules.values():
+        if callable(getattr(module, "ahead", None)):
+            _AHEAD.extend(module.ahead(request, tmp_path_factory))
+
+
+def pytest_sessionfinish(session, exitstatus):
+    for process in _AHEAD:
+        process.wait()  # (a worker does not leave while its emulators run)

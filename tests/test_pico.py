@@ -21,11 +21,14 @@ import fcntl
 import functools
 import json
 import os
+import pathlib
 import pickle
-import threading
+import subprocess
+import sys
 
 import pytest
 
+import cpvm
 import events as E
 import pico
 import picobench
@@ -65,38 +68,111 @@ def _need():
         pytest.skip(why)
 
 
-@pytest.fixture(scope="session")
-def shared(tmp_path_factory, request):
-    """``shared(name, fn)``: ``fn()`` once per session, also across xdist workers."""
-    if hasattr(request.config, "workerinput"):
+# The runs of the real firmware the tests share: {name: the function that makes it}
+# (``emulated``), and which tests read each (``reads``)
+RUNS = {}
+
+
+def emulated(name):
+    """A function that makes the run ``name`` (a Run, or what a test reads of runs)."""
+    def register(fn):
+        RUNS[name] = fn
+        return fn
+    return register
+
+
+def reads(*names):
+    """A test that reads the runs ``names``: the session makes them ahead (``ahead``)."""
+    def mark(test):
+        test.pico_runs = names
+        return test
+    return mark
+
+
+# Made ahead, longest first (emulated seconds of a busy CPU; the sleep run apart)
+AHEAD = ("robot", "rest", "cuts", "scoreboard", "question", "watchdog", "stuck", "bad",
+         "safemode", "first")
+
+
+def _folder(tmp_path_factory, config):
+    """Where the session keeps the runs (a pickle each, and its lock): one folder for
+    all the xdist workers."""
+    if hasattr(config, "workerinput"):
         folder = tmp_path_factory.getbasetemp().parent / "pico-runs"
     else:
-        folder = tmp_path_factory.mktemp("pico-runs")
+        folder = tmp_path_factory.getbasetemp() / "pico-runs"
     folder.mkdir(exist_ok=True)
+    return folder
 
-    def get(name, fn):
-        path = folder / (name + ".pickle")
-        with open(folder / (name + ".lock"), "w") as lock:
-            fcntl.flock(lock, fcntl.LOCK_EX)
-            if path.exists():
-                with open(path, "rb") as f:
-                    return pickle.load(f)
-            value = fn()
-            with open(path, "wb") as f:
-                pickle.dump(value, f)
-            return value
 
+def _get(folder, name, wait=True):
+    """The run ``name``, made by whoever takes its lock first. ``wait=False`` (ahead):
+    made here only if nobody has made it nor is making it; None."""
+    path = folder / (name + ".pickle")
+    with open(folder / (name + ".lock"), "w") as lock:
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
+        except BlockingIOError:  # (ahead: another worker is making it)
+            return None
+        if path.exists():
+            if not wait:
+                return None
+            with open(path, "rb") as f:
+                return pickle.load(f)
+        value = RUNS[name]()
+        with open(path, "wb") as f:
+            pickle.dump(value, f)
+        # what it cost, for the bench after the suite (tools/dev.py test: QK_FIGURES)
+        cpvm.share("pico-run-" + name, pico.cost(value))
+        return value
+
+
+def ahead(request, tmp_path_factory):
+    """The runs this session's tests read, made ahead of them in the background on every
+    xdist worker from its first test, whatever tests it has (tests/conftest.py): each
+    worker starts two processes (``python tests/test_pico.py --ahead``), one for the sleep
+    run, the long pole, at full priority, one that makes the others, longest first, one
+    at a time, each that nobody is making yet (a lock not taken). The emulator is
+    CPU-bound and a test that wants a run waits for it: this keeps the cores busy with
+    emulators while the workers run the host suite's other tests at a higher priority
+    (pico.NICE), and a test finds its run made or being made. pytest-xdist hands each
+    worker one half of the collection, the lanes' tests all in the first, so the Pico
+    lane's tests run on one worker, one after the other. (Processes, not threads: the
+    harness's Sim replaces time.sleep while its device starts, which another thread's
+    sleep would meet.) Returns them (tests/conftest.py waits for them at the end)."""
+    if pico.missing():
+        return []  # (its tests skip or fail, saying why)
+    folder = _folder(tmp_path_factory, request.config)
+    wanted = [name for name in ("sleep",) + AHEAD if any(
+        name in getattr(getattr(item, "function", None), "pico_runs", ())
+        for item in request.session.items)]
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+    out = []
+    for names in ([n for n in wanted if n == "sleep"], [n for n in wanted if n != "sleep"]):
+        if names:
+            out.append(subprocess.Popen(
+                [sys.executable, os.path.abspath(__file__), "--ahead", str(folder)] + names,
+                env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL))
+    return out
+
+
+def _ahead(folder, names):
+    """(The process ``ahead`` starts.)"""
+    for name in names:
+        try:
+            _get(folder, name, wait=False)
+        except Exception:  # (the test that reads it makes it again, and says why)
+            pass
+
+
+@pytest.fixture(scope="session")
+def shared(tmp_path_factory, request):
+    """``shared(name)``: the run ``name`` (``RUNS[name]()``), made once per session, also
+    across xdist workers, most of them ahead (``ahead``)."""
     _need()
-    # The long pole first, in the background, at full priority (pico.NICE: every other
-    # run is niced), so that it overlaps the rest: the sleep run's 60 s of emulated idle
-    # keeps a core busy for 3 to 4 minutes. Whichever worker takes its lock first runs it.
-    started = None
-    if any(item.name.startswith(SLEEP_TESTS) for item in request.session.items):
-        started = threading.Thread(target=get, args=("sleep", _sleep), daemon=True)
-        started.start()
-    yield get
-    if started:
-        started.join()  # (a worker does not leave while its emulator runs)
+    folder = _folder(tmp_path_factory, request.config)
+    return lambda name: _get(folder, name)
 
 
 def lines_from(rows, t0=None, t1=None):
@@ -125,6 +201,7 @@ REST_STEPS = [(t - REST_FROM, p, c) for t, p, c in scenario.taps(scenario.GAME)
 REST_MS = scenario.GAME_MS - REST_FROM
 
 
+@emulated("question")
 def _question():
     d = pico.Drive(Q_SETTINGS)
     try:
@@ -146,7 +223,9 @@ def _harness_question():
     return sim
 
 
-def _rest(nvm):
+@emulated("rest")
+def _rest():
+    nvm = bytes(_harness_question().nvm.mem)
     d = pico.Drive(Q_SETTINGS)
     try:
         return pico.run(flash_in=d.flash(nvm), steps=REST_STEPS, ms=REST_MS, log_flash=True)
@@ -154,10 +233,11 @@ def _rest(nvm):
         d.close()
 
 
+@reads("question")
 def test_question_lines_are_the_harness_s(shared):
     """A question with a Klaxon, a refused Klaxon and the reveal with a penalty: the
     real firmware prints the harness's lines, in order, each within TOLERANCE_MS."""
-    r = shared("question", _question)
+    r = shared("question")
     sim = _harness_question()
     assert_same(r.lines(), sim.events)
     said = [s for _, s in r.lines()]
@@ -165,11 +245,12 @@ def test_question_lines_are_the_harness_s(shared):
     assert "penalty 3 3" in said and said[-1] == "at 0 3 0 -3"
 
 
+@reads("question")
 def test_saved_game_is_the_harness_s_bytes(shared):
     """After the question the board's nvm sector holds, byte for byte, what the
     harness's RP2040 flash model holds after the same script; every save was one
     page program (the record appended into erased bytes), no erase."""
-    r = shared("question", _question)
+    r = shared("question")
     sim = _harness_question()
     assert bytes(r.nvm) == bytes(sim.nvm.mem)
     # and what the board wrote is a valid record by the format's own definition (checked
@@ -196,10 +277,11 @@ def test_saved_game_is_the_harness_s_bytes(shared):
     assert len(r.flash()) == len(ops)  # nothing else written: not the drive either
 
 
+@reads("question")
 def test_saved_game_survives_a_reset(shared):
     """Restarted from the flash as the question left it, the board resumes the game:
     its lines are the harness's resumed from the same saved game."""
-    r = shared("question", _question)
+    r = shared("question")
     sim = _harness_question()
     again = pico.harness(Q_SETTINGS, [], 0, nvm=copy.deepcopy(sim.nvm))
     assert [s for _, s in r.restart.lines()] == [s for _, s in again.events]
@@ -209,10 +291,11 @@ def test_saved_game_survives_a_reset(shared):
 check_sound = pico.check_sound
 
 
+@reads("question")
 def test_piezo_plays_klaxon_buzz_and_blip_as_defined(shared):
     """GP15's PWM: each sound the harness starts, the board starts within SOUND_MS, and
     its frequency and duty over time are the TONES sweep at QK_VOLUME 8 (40%)."""
-    r = shared("question", _question)
+    r = shared("question")
     sim = _harness_question()
     heard = sim.sounds()
     assert {"klaxon", "denied", "blip", "done"} <= {n for _, n in heard} <= set(NAMES), heard
@@ -223,11 +306,12 @@ def test_piezo_plays_klaxon_buzz_and_blip_as_defined(shared):
         assert abs(start - t) <= SOUND_MS, (name, start, t)
 
 
+@reads("question")
 def test_led_flashes_with_the_klaxon_and_the_chimes_only(shared):
     """The LED (GP25) flashes with the Klaxon (on and off each 128 ms step, 400 ms in
     referee mode), starting within a pass of the sound, and with the chime of the reveal
     (a position changed), and stays dark otherwise."""
-    r = shared("question", _question)
+    r = shared("question")
     led = [(t, v) for t, v in r.gpio(pico.LED) if t > 0]
     k = [t for t, s in r.lines() if s.startswith("klaxon")][0]
     done = [t for t, s in r.lines() if s == "reveal"][0]
@@ -240,12 +324,13 @@ def test_led_flashes_with_the_klaxon_and_the_chimes_only(shared):
     assert offs and offs[-1] <= done + 400 + 130 and 4 <= len(ons) <= 8, led
 
 
+@reads("question")
 def test_pixels_show_each_seat_s_colour(shared):
     """The strip on GP22 (QK_PIXELS = 10), decoded from the pin: before each press of the
     question, each pixel shows the colour the harness's device shows for it (the ring
     legend: the QM white, the answering seat yellow, marks green/orange ...), lit or dark
     as its pattern blinks, in the device's own colours at QK_BRIGHTNESS 100."""
-    r = shared("question", _question)
+    r = shared("question")
     frames = r.frames()
     assert len(frames) > 20 and all(len(px) == 10 for _, px in frames)
     sim = pico.harness(Q_SETTINGS, [], 0)
@@ -291,13 +376,13 @@ def test_pixels_show_each_seat_s_colour(shared):
     assert E.PALETTE[E.COLOUR_NAMES.index("white")] in first  # the QM
 
 
+@reads("rest")
 def test_undo_a_move_the_end_and_a_new_game_at_the_table(shared):
     """The rest of a whole game from the saved one: undo, marks again, a move entered at
     the table, the end held, a new game of 5 set up with the buttons, and its first
     question with a Klaxon: the harness's lines, each within TOLERANCE_MS."""
     sim0 = _harness_question()
-    nvm = bytes(sim0.nvm.mem)
-    r = shared("rest", lambda: _rest(nvm))
+    r = shared("rest")
     sim = pico.harness(Q_SETTINGS, [], 0, nvm=copy.deepcopy(sim0.nvm))
     sim.play(REST_STEPS, REST_MS)
     assert_same(r.lines(), sim.events)
@@ -313,17 +398,20 @@ STUCK_STEPS = [(200, True, "klaxon"), (2800, False, "klaxon")] + scenario.taps(
 STUCK_MS = 5300
 
 
+@emulated("stuck")
+def _stuck():
+    d = pico.Drive(STUCK_SETTINGS)
+    try:
+        return pico.run(d, STUCK_STEPS, STUCK_MS)
+    finally:
+        d.close()
+
+
+@reads("stuck")
 def test_stuck_klaxon_and_volume(shared):
     """The Klaxon held 2.6 s with QK_STUCK_S = 2: the fault said and cleared as the
     harness says; then a question's Klaxon at QK_VOLUME 3: duty 15% on GP15."""
-    def go():
-        d = pico.Drive(STUCK_SETTINGS)
-        try:
-            return pico.run(d, STUCK_STEPS, STUCK_MS)
-        finally:
-            d.close()
-
-    r = shared("stuck", go)
+    r = shared("stuck")
     sim = pico.harness(STUCK_SETTINGS, STUCK_STEPS, STUCK_MS)
     assert_same(r.lines(), sim.events)
     said = [s for _, s in r.lines()]
@@ -340,19 +428,22 @@ BAD_STEPS = scenario.taps("300 b\n900 a\n1500 klaxon 150")
 BAD_MS = 2600
 
 
+@emulated("bad")
+def _bad():
+    d = pico.Drive(BAD)
+    try:
+        return pico.run(d, BAD_STEPS, BAD_MS, ws2812=True,
+                        pins=(pico.SPEAKER, pico.LED, pico.PIXELS))
+    finally:
+        d.close()
+
+
+@reads("bad")
 def test_bad_settings_and_mute(shared):
     """A settings.toml with bad values and a wrongly cased key: the harness's reports,
     the defaults used, the ring flashing purple; QK_MUTE = 1: no PWM sound at all, the
     LED still flashes with the Klaxon."""
-    def go():
-        d = pico.Drive(BAD)
-        try:
-            return pico.run(d, BAD_STEPS, BAD_MS, ws2812=True,
-                            pins=(pico.SPEAKER, pico.LED, pico.PIXELS))
-        finally:
-            d.close()
-
-    r = shared("bad", go)
+    r = shared("bad")
     sim = pico.harness(BAD.decode(), BAD_STEPS, BAD_MS)
     assert_same(r.lines(), sim.events)
     said = [s for _, s in r.lines()]
@@ -364,18 +455,21 @@ def test_bad_settings_and_mute(shared):
     assert any(purple in px for t, px in r.frames() if t < 1000)
 
 
+@emulated("first")
+def _first():
+    d = pico.Drive(Q_SETTINGS)
+    try:
+        return pico.run(d, [], 400, label="CIRCUITPY", log_flash=True, offset=2500)
+    finally:
+        d.close()
+
+
+@reads("first")
 def test_first_start_names_the_drive(shared):
     """A board's very first start after the deploy (the drive still CIRCUITPY): boot.py
     renames it QIKLAXON (flash erases and programs on the drive, none in the nvm), and
     code.py starts as on later starts (1.31 s after the reset), with the same lines."""
-    def go():
-        d = pico.Drive(Q_SETTINGS)
-        try:
-            return pico.run(d, [], 400, label="CIRCUITPY", log_flash=True, offset=2500)
-        finally:
-            d.close()
-
-    r = shared("first", go)
+    r = shared("first")
     ops = r.flash()
     assert ops and all(addr >= pico.FS_OFFSET for _, _, _, addr, _ in ops)
     assert [s for _, s in r.lines()] == ["new", "at 0 0 0 0"]
@@ -391,9 +485,7 @@ SLEEP_STEPS = scenario.taps("100 b\n700 a") + [(WAKE_MS, True, "klaxon"),
 SLEEP_MS = WAKE_MS + 4000
 
 
-SLEEP_TESTS = ("test_deep_sleep_after_idle", "test_the_waking_press")
-
-
+@emulated("sleep")
 def _sleep():
     d = pico.Drive(SLEEP_SETTINGS)
     try:
@@ -402,12 +494,13 @@ def _sleep():
         d.close()
 
 
+@reads("sleep")
 def test_deep_sleep_after_idle_and_the_klaxon_wakes_it(shared):
     """No USB host, QK_SLEEP_MIN = 1: a minute after the answer the board says so and
     goes dormant (true deep sleep); the Klaxon wakes it at once, CircuitPython starts
     again (~1.3 s), and the game is where it was: the same positions, and the Klaxon
     challenges the same seat as it would have before the sleep."""
-    r = shared("sleep", _sleep)
+    r = shared("sleep")
     sim = pico.harness(SLEEP_SETTINGS, SLEEP_STEPS, SLEEP_MS)
     before = lines_from(r.lines(), None, WAKE_MS)
     sim_before = lines_from(sim.events, None, WAKE_MS)
@@ -428,12 +521,13 @@ def test_deep_sleep_after_idle_and_the_klaxon_wakes_it(shared):
         [s for s in sim_after if s.startswith("klaxon ")][:1], (after, sim_after)
 
 
+@reads("sleep")
 def test_the_waking_press_counts_though_released_before_code_py(shared):
     """The Klaxon that woke the board counts, though its 200 ms press ended more than a
     second before code.py started: a PinAlarm wake is the press. The lines after the
     wake are the harness's (whose wake counts the press), and the klaxon sounds before
     the next press."""
-    r = shared("sleep", _sleep)
+    r = shared("sleep")
     sim = pico.harness(SLEEP_SETTINGS, SLEEP_STEPS, SLEEP_MS)
     after = [s for _, s in lines_from(r.lines(), WAKE_MS)]
     sim_after = [s for _, s in lines_from(sim.events, WAKE_MS)]
@@ -454,9 +548,8 @@ def _variant(tail):
     return CODE.rstrip()[:-len(LOOP)] + tail
 
 
-def test_watchdog_resets_a_loop_that_stops(shared):
-    """The loop runs 3 s, then blocks (a stand-in for a call that never returns): 8 s
-    later the watchdog resets the chip, and the board starts again and resumes."""
+@emulated("watchdog")
+def _watchdog():
     code = _variant("""d = hardware.device.Device(p)
 import supervisor
 t0 = supervisor.ticks_ms()
@@ -466,15 +559,18 @@ print("probe: the loop stops")
 import time
 time.sleep(60)
 """)
+    d = pico.Drive(Q_SETTINGS, extra={"code.py": code})
+    try:
+        return pico.run(d, scenario.taps("100 b\n700 a"), 13500, max_resets=2, pins=())
+    finally:
+        d.close()
 
-    def go():
-        d = pico.Drive(Q_SETTINGS, extra={"code.py": code})
-        try:
-            return pico.run(d, scenario.taps("100 b\n700 a"), 13500, max_resets=2, pins=())
-        finally:
-            d.close()
 
-    r = shared("watchdog", go)
+@reads("watchdog")
+def test_watchdog_resets_a_loop_that_stops(shared):
+    """The loop runs 3 s, then blocks (a stand-in for a call that never returns): 8 s
+    later the watchdog resets the chip, and the board starts again and resumes."""
+    r = shared("watchdog")
     stop = [t for t, s in r.lines() if s == "probe: the loop stops"][0]
     resets = r.resets()
     assert resets and resets[0][1] == "watchdog-timer", resets
@@ -483,22 +579,24 @@ time.sleep(60)
     assert after[:2] == ["resumed", "at 0 0 0 0"], after
 
 
-def test_safemode_py_runs_in_safe_mode(shared):
-    """safemode.py on the real firmware: a reset into safe mode (asked for: the one the
-    emulator can make) runs it, and it says why and stays in safe mode."""
+@emulated("safemode")
+def _safemode():
     code = _variant("""import microcontroller
 microcontroller.on_next_reset(microcontroller.RunMode.SAFE_MODE)
 microcontroller.reset()
 """)
+    d = pico.Drive(Q_SETTINGS, extra={"code.py": code})
+    try:
+        return pico.run(d, [], 1500, max_resets=2, pins=())
+    finally:
+        d.close()
 
-    def go():
-        d = pico.Drive(Q_SETTINGS, extra={"code.py": code})
-        try:
-            return pico.run(d, [], 1500, max_resets=2, pins=())
-        finally:
-            d.close()
 
-    r = shared("safemode", go)
+@reads("safemode")
+def test_safemode_py_runs_in_safe_mode(shared):
+    """safemode.py on the real firmware: a reset into safe mode (asked for: the one the
+    emulator can make) runs it, and it says why and stays in safe mode."""
+    r = shared("safemode")
     said = [s for _, s in r.console()]
     assert any(s.startswith("QI Klaxon safe mode:") for s in said), said
     assert "staying in safe mode: see the reason above" in said, said
@@ -578,6 +676,7 @@ def classify(save, nvm):
     return "corrupt"
 
 
+@emulated("cuts")
 def _cuts():
     """For each kind's save: a run cut after each of its flash operations but the last,
     and one not cut (its last operation done and nothing after), each followed by a
@@ -608,6 +707,7 @@ def _cuts():
         d.close()
 
 
+@reads("cuts")
 def test_power_cut_after_each_flash_operation_resumes_before_or_after(shared):
     """The real firmware cut after each flash operation of a save of each kind, restarted
     from the flash as the cut left it: its operations are the ones pico.nvm_ops says (and
@@ -615,7 +715,7 @@ def test_power_cut_after_each_flash_operation_resumes_before_or_after(shared):
     as it was before the save or after it, saying and showing what the harness's device
     says and shows on the same bytes, except the one cut between a compaction's erase and
     its program, which loses the game (a new game, as on an empty store)."""
-    picked, result = shared("cuts", _cuts)
+    picked, result = shared("cuts")
     sv = cut_game()[1]
     seen = {}
     for kind in KINDS:
@@ -702,13 +802,14 @@ def test_compactions_are_one_in_about_45_saves():
 ROBOT_QUESTIONS = int(os.environ.get("QK_PICO_ROBOT", picobench.ROBOT_CI))
 
 
+@emulated("robot")
 def _robot_runs():
     import robot
 
-    settings, questions, runs = robot.pico_runs(7, ROBOT_QUESTIONS)
-    return settings, questions, [(r.records, r.offset, r.wall) for r in runs]
+    return robot.pico_runs(7, ROBOT_QUESTIONS)
 
 
+@reads("robot")
 def test_a_card_literal_tables_questions_play_the_same_on_the_real_firmware(shared):
     """Each question the robot table played on the simulated Pico, replayed press for press
     on CircuitPython's real firmware from the saved game it began with: the board's
@@ -716,16 +817,20 @@ def test_a_card_literal_tables_questions_play_the_same_on_the_real_firmware(shar
     board's own dice, and every question ends where the rules put every piece."""
     import robot
 
-    settings, questions, runs = shared("robot", _robot_runs)
+    settings, questions, runs = shared("robot")
     assert len(questions) == ROBOT_QUESTIONS >= 3  # (a Klaxon with a penalty, all passed,
     # all answered wrong with two penalties: seed 7's first three; the full bench plays 20)
-    for k, (q, (records, offset, wall)) in enumerate(zip(questions, runs)):
-        problems = robot.pico_check(settings, q, pico.Run(records, offset, wall, None))
+    for k, (q, run) in enumerate(zip(questions, runs)):
+        problems = robot.pico_check(settings, q, run)
         assert not problems, "question %d (%r):\n%s" % (k, q["plan"], "\n".join(problems[:12]))
 
 
 # ------------------------------------------------------- the whole state, for a scoreboard
-def test_the_board_answers_a_host_with_its_whole_state_and_a_scoreboard_follows_it():
+emulated("scoreboard")(pico.scoreboard_run)  # (kept for the browser lane too: pico.run_cached)
+
+
+@reads("scoreboard")
+def test_the_board_answers_a_host_with_its_whole_state_and_a_scoreboard_follows_it(shared):
     """The scoreboard's game (pico.scoreboard_run: a roll, scenario.QUESTION, the game
     ended at the table, two bytes typed on the console) on the real firmware: it prints the harness's lines, each byte answered
     by a ``state`` line in a later chores pass (the harness's, given the dice the board
@@ -734,8 +839,7 @@ def test_the_board_answers_a_host_with_its_whole_state_and_a_scoreboard_follows_
     browser lane (tests/test_web.py) feeds the same bytes to the page."""
     import scoreboard
 
-    _need()
-    r = pico.scoreboard_run()
+    r = shared("scoreboard")
     sim, watch = pico.scoreboard_harness(r)
     said = r.lines()
     assert [s for _, s in said] == [s for _, s in sim.events]
@@ -763,3 +867,7 @@ def test_the_board_answers_a_host_with_its_whole_state_and_a_scoreboard_follows_
             assert not need and tab == want, (n, text, tab, want)
             checked += 1
     assert checked >= 12  # (the presses after the first state line: 12)
+
+
+if __name__ == "__main__" and sys.argv[1:2] == ["--ahead"]:
+    _ahead(pathlib.Path(sys.argv[2]), sys.argv[3:])

@@ -136,7 +136,7 @@ def vm_rows(folder):
     return rows
 
 
-def cp_rows(quick=False):
+def cp_rows(quick=False, pool=None):
     """The Express firmware's heap on CircuitPython 10 itself (tools/cpvm.py), or None
     without the build. {scenario: (need bytes, per variant and layout, names)} for
     start-up ("budget") and a whole game ("game") in every call-structure variant
@@ -146,50 +146,108 @@ def cp_rows(quick=False):
     {variant: [per layout]}; "retention": ``cpvm.retention`` (16 seeds; quick: 8); the issue's
     first measure (the heap size in 1 KB steps less the stand-ins); "names": a whole
     game's interned names as the Express holds them (``cpvm.express_names``);
-    "seconds": the lane's wall time here."""
+    "seconds": the lane's wall time here. ``pool``: an executor that runs the pieces
+    (``cp_piece``: a scenario, a variant of the game) at once; None: one after the
+    other. ``cp_rows_of`` gives the result of pieces already submitted."""
     import cpvm
-    import scenario
 
     if cpvm.find() is None:
         return None
     started = time.monotonic()
+    pieces = [(quick, name, variant) for name, variant in cp_pieces(quick)]
+    got = [pool.submit(cp_piece, *x) for x in pieces] if pool else [cp_piece(*x) for x in pieces]
+    return cp_rows_of(got, started, quick)
+
+
+def cp_pieces(quick):
+    """The pieces of ``cp_rows`` that can run apart, longest first: [(scenario, a variant's
+    name or None)]: the game by variant."""
+    import cpvm
+
+    variants = cpvm.QUICK_VARIANTS if quick else cpvm.VARIANTS
+    fig = cpvm.shared("game") if quick else None
+    lane = cpvm.VARIANTS[0][0]
+    return [("game", v[0]) for v in variants if not (fig and v[0] == lane)] + [
+        ("budget", None), ("question", None)] + ([("game", None)] if fig else [])
+
+
+def cp_rows_of(got, started, quick=False):
+    """``cp_rows``'s result from its pieces' results (or futures of them); the retention
+    test, when the suite kept none, here, after them (it takes the game's names)."""
+    import cpvm
+    import scenario
+
+    got = [g.result() if hasattr(g, "result") else g for g in got]
+    out = {"from the suite": []}
+    for name in ("budget", "question", "game"):
+        by, per, names = {}, [], 0
+        for g in (g for g in got if g["name"] == name):
+            if g["fig"]:  # (first: the lane's variant, as tests/test_cp.py kept it)
+                out["from the suite"].append(name)
+                by = dict([(cpvm.VARIANTS[0][0], g["fig"]["per"])] + list(by.items()))
+                per, names = g["fig"]["per"] + per, max(names, g["fig"]["names"])
+            by.update(g["by"])
+            per += g["per"]
+            names = max(names, g["names"])
+            for k in ("first measure", "express names"):
+                if k in g:
+                    out[k] = g[k]
+        out[name], out[name + " variants"] = (max(per) + cpvm.samd21_pools(names)[0], per,
+                                              names), by
+    out["names"] = out.pop("express names")
+    kept = cpvm.shared("retention") if quick else None
+    if kept:
+        out["from the suite"].append("retention")
+        out["retention"] = kept
+    else:
+        d = cpvm.Drive("cpx")
+        try:
+            steps = scenario.taps(scenario.GAME)
+            lines = d.run(steps, scenario.GAME_MS)[0]
+            out["retention"] = cpvm.retention(d, steps, scenario.GAME_MS, lines,
+                                              names=out["game"][2], seeds=8 if quick else 16)
+        finally:
+            d.close()
+    out["seconds"] = time.monotonic() - started
+    return out
+
+
+def cp_piece(quick, name, variant=None):
+    """One piece of ``cp_rows``: scenario ``name`` in the variants it takes here (only
+    ``variant`` when given; for the game with variant None, none but the suite's figures),
+    the first measure with the budget, the Express's names with the question."""
+    import cpvm
+    import scenario
+
+    script, end = {"budget": (scenario.BUDGET, 3500),
+                   "question": (scenario.QUESTION, scenario.QUESTION_MS),
+                   "game": (scenario.GAME, scenario.GAME_MS)}[name]
     pads = cpvm.QUICK_LAYOUTS if quick else cpvm.LAYOUTS
     variants = cpvm.QUICK_VARIANTS if quick else cpvm.VARIANTS
     d = cpvm.Drive("cpx")
     try:
-        out = {"from the suite": []}
-        for name, script, end in (("budget", scenario.BUDGET, 3500),
-                                  ("question", scenario.QUESTION, scenario.QUESTION_MS),
-                                  ("game", scenario.GAME, scenario.GAME_MS)):
-            steps = scenario.taps(script)
-            lines, _, text, ok = d.run(steps, end)
-            if not ok:
-                raise SystemExit("the CircuitPython lane failed:\n" + text[-2000:])
-            # --quick after the test command's suite: tests/test_cp.py measured the lane's
-            # own call structure in all 16 layouts, and kept it (cpvm.share)
-            fig = cpvm.shared(name) if quick else None
-            lane = cpvm.VARIANTS[0]
-            todo = [lane] if name == "question" else [
-                v for v in variants if not (fig and v[0] == lane[0])]
-            need, per, names = d.need(steps, end, lines, pads=pads, variants=todo)
-            by = dict(d.per_variant)
-            if fig:
-                out["from the suite"].append(name)
-                by = dict([(lane[0], fig["per"])] + list(by.items()))
-                per, names = fig["per"] + per, max(names, fig["names"])
-                need = max(per) + cpvm.samd21_pools(names)[0]
-            out[name], out[name + " variants"] = (need, per, names), by
-            if name == "budget":
-                kb, base, _ = d.min_heap(steps, end, lines)
-                out["first measure"] = kb * 1024 - base
-            if name == "game":
-                kept = cpvm.shared("retention") if quick else None
-                if kept:
-                    out["from the suite"].append("retention")
-                out["retention"] = kept or cpvm.retention(
-                    d, steps, end, lines, names=out[name][2], seeds=8 if quick else 16)
-        out["names"] = cpvm.express_names(d)  # a whole game's, as the Express would hold them
-        out["seconds"] = time.monotonic() - started
+        steps = scenario.taps(script)
+        lines, _, text, ok = d.run(steps, end)
+        if not ok:
+            raise SystemExit("the CircuitPython lane failed:\n" + text[-2000:])
+        # --quick after the test command's suite: tests/test_cp.py measured the lane's
+        # own call structure in all 16 layouts, and kept it (cpvm.share)
+        fig = cpvm.shared(name) if quick else None
+        lane = cpvm.VARIANTS[0]
+        todo = [lane] if name == "question" else [
+            v for v in variants if not (fig and v[0] == lane[0])]
+        if name == "game":
+            todo = [v for v in todo if v[0] == variant]
+        out = {"name": name, "by": {}, "per": [], "names": 0,
+               "fig": fig if fig and (name != "game" or variant is None) else None}
+        if todo:
+            _, out["per"], out["names"] = d.need(steps, end, lines, pads=pads, variants=todo)
+            out["by"] = dict(d.per_variant)
+        if name == "budget":
+            kb, base, _ = d.min_heap(steps, end, lines)
+            out["first measure"] = kb * 1024 - base
+        if name == "question":  # a whole game's, as the Express would hold them
+            out["express names"] = cpvm.express_names(d)
         return out
     finally:
         d.close()
@@ -333,6 +391,27 @@ def table_rows(row):
         ">= -3 dB(A) on every build", "no model yet (issue 32 is open)", None)
 
 
+def pico_lane_row():
+    """What the Pico lane's runs cost in the suite the test command just ran (kept by
+    tests/test_pico.py in ``QK_FIGURES``): a row, or None."""
+    import cpvm
+
+    folder = os.environ.get(cpvm.FIGURES)
+    names = sorted(n[len("pico-run-"):-len(".json")] for n in (
+        os.listdir(folder) if folder and os.path.isdir(folder) else ())
+        if n.startswith("pico-run-") and n.endswith(".json"))
+    if not names:
+        return None
+    runs = {n: cpvm.shared("pico-run-" + n) for n in names}
+    total = {k: sum(r[k] for r in runs.values()) for k in ("runs", "emulated", "busy", "cpu")}
+    return ("  the Pico lane's runs in the suite just run (tests/test_pico.py)", "(info)",
+            "%d runs: %.0f s emulated, %.0f s of it busy; %.0f CPU s (%.1f a busy second); %s"
+            % (total["runs"], total["emulated"], total["busy"], total["cpu"],
+               total["cpu"] / max(total["busy"], 1e-9), ", ".join(
+                   "%s %.0f/%.0f" % (n, runs[n]["busy"], runs[n]["cpu"]) for n in sorted(
+                       runs, key=lambda n: -runs[n]["cpu"]))), None)
+
+
 def missing(required):
     """A row whose tool is not here: skipped (None), or over (False) where CI requires
     it (``required``: the environment variable .ci/run sets)."""
@@ -346,11 +425,31 @@ def main(argv=None):
                    help="the host suite's wall time, when the caller just ran it")
     p.add_argument("--browser-seconds", type=float, default=None,
                    help="the browser lane's wall time, when the caller just ran it")
+    p.add_argument("--browser-seconds-file", default=None, metavar="FILE",
+                   help="the browser lane runs beside this (tools/dev.py test): wait for FILE, "
+                   "where it writes its wall time when it ends, before the rows that time a "
+                   "browser")
     p.add_argument("--presses", type=int, default=10_000)
     args = p.parse_args(argv)
     os.chdir(ROOT)
     rng = random.Random(2026)
     rows = []
+    # The two long measures, on CircuitPython's unix VM and the Pico's emulated firmware
+    # (CPU-bound), start now in processes of their own and run beside the simulated
+    # board's rows, which take a core of their own: their rows are printed in their places
+    # all the same. (Processes, forked before any Sim: the harness's Sim replaces
+    # time.sleep while its device starts, which a thread's subprocess would meet.)
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    import cpvm
+    import picobench  # the Pico on CircuitPython's real firmware, emulated (rp2040js)
+
+    early = ProcessPoolExecutor(4, mp_context=multiprocessing.get_context("fork"))
+    pico_future = early.submit(picobench.rows, args.quick)
+    cp_started = time.monotonic()
+    cp_pieces_got = [early.submit(cp_piece, args.quick, name, variant)
+                     for name, variant in cp_pieces(args.quick)] if cpvm.find() else None
 
     def row(what, budget, value, ok):
         rows.append((what, budget, value, "ok" if ok else ("OVER" if ok is False else "info")))
@@ -425,9 +524,7 @@ def main(argv=None):
         slow = latency(rng, 100 if args.quick else 500, 5000, pass_us=slow_us)
         row("press -> sound worst, a pass every %.2f ms (%s estimate)" % (slow_us / 1000, chip),
             "<= 10 ms", "%.2f ms" % (max(slow) / 1000), max(slow) <= 10_000)
-    import cpvm
-
-    cp = cp_rows(args.quick)
+    cp = cp_rows_of(cp_pieces_got, cp_started, args.quick) if cp_pieces_got else None
     if cp is None:
         row("firmware peak heap on the Express (CircuitPython 10)", "<= 13.5 KB",
             "not measured: " + cpvm.HOW_TO_GET, missing("QK_REQUIRE_CP"))
@@ -468,7 +565,7 @@ def main(argv=None):
             "%d of %d played through%s" % (len(ret) - len(bad), len(ret), "".join(
                 "; seed %d (%s, layout %s): %s" % (r[0], r[1], r[2], r[5] or "other lines")
                 for r in bad[:3])), not bad)
-        row("  the CircuitPython lane's wall time here (%s)" % (
+        row("  the CircuitPython lane's wall time here, its pieces at once (%s)" % (
             "4 of the 12 variants, every fourth layout, 8 seeds: --quick" if args.quick else
             "every variant and layout"), "(info)",
             "%.0f s%s" % (cp["seconds"], "; kept by tests/test_cp.py in this run (the lane's "
@@ -494,9 +591,15 @@ def main(argv=None):
             time.monotonic() - t0, "; " + failed if failed else ""),
         not failed and (args.quick or done >= 300))
     table_rows(row)
-    import picobench  # the Pico on CircuitPython's real firmware, emulated (rp2040js)
-
-    pico_rows = picobench.rows(args.quick)
+    pico_rows = pico_future.result()
+    early.shutdown()
+    lane = args.browser_seconds
+    if args.browser_seconds_file:  # the browser lane is done (or failed) before a browser
+        while not os.path.exists(args.browser_seconds_file):  # here is timed
+            time.sleep(1)
+        with open(args.browser_seconds_file) as f:
+            said = f.read().strip()
+        lane = float(said) if said != "failed" else None
     if pico_rows is None:
         import pico
 
@@ -505,6 +608,9 @@ def main(argv=None):
     else:
         for r in pico_rows:
             row(*r)
+    lane_row = pico_lane_row()
+    if lane_row:
+        row(*lane_row)
     w = browser_rows()
     if w is None:
         import browser
@@ -539,7 +645,7 @@ def main(argv=None):
     row("bytes a deploy copies, per build (as .py)", "<= 200 KB",
         ", ".join("%s %.0f KB" % (k, n / 1024) for k, n in sorted(d.items())),
         max(d.values()) <= 200 * 1024)
-    suite, lane = args.suite_seconds, args.browser_seconds
+    suite = args.suite_seconds
     if suite is None and not args.quick:  # as the test command runs them (tools/dev.py)
         pytest = [os.path.join(os.path.dirname(sys.executable), "pytest"), "-q", "-p",
                   "no:cacheprovider"]

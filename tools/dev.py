@@ -103,48 +103,137 @@ def main(argv):
     # The host suite first (its wall time is reported, never a gate), then the browser lane
     # (tests/test_web.py: a real Chromium; it skips, saying why, where there is none).
     pytest = [os.path.join(VENV, "bin", "pytest")] + PYTEST_FLAGS
-    started = time.monotonic()
+    steps = Steps()
     # run whole, the host suite also maps which tests run which lines of device code
     # (coverage per test: it runs the simulated board 2 to 5 times slower), for the sample
     # of the mutants below, but only when the sample needs it: each sampled mutant runs
     # first against the test that caught it last (tests/mutants_sample.txt)
     whole = env
-    if len(argv) == 1:  # the CircuitPython lane's tests keep their figures for the bench
+    if len(argv) == 1:  # the lanes' tests keep their figures for the bench
         figures = os.path.join(ROOT, ".cache", "figures")
         shutil.rmtree(figures, ignore_errors=True)
         env = whole = dict(env, QK_FIGURES=figures)
+    started = time.monotonic()
     if len(argv) == 1:
-        rc = subprocess.call([PY, os.path.join(ROOT, "tools", "mutants.py"), "--sample",
-                              str(MUTANTS_SAMPLE), "--recorded"], cwd=ROOT, env=env)
+        rc = steps.call("mutants' record", [PY, os.path.join(ROOT, "tools", "mutants.py"),
+                                            "--sample", str(MUTANTS_SAMPLE), "--recorded"],
+                        cwd=ROOT, env=env)
         if rc == 2:  # its files are unreadable (it said which): no use running the suite
             return rc
         if rc:
             whole = dict(env, QK_MUTANTS_MAP=os.path.join(ROOT, ".mutation"),
                          QK_MUTANTS_SUITE="1")
-    rc = subprocess.call(pytest + HOST_SUITE + argv[1:], cwd=ROOT, env=whole)
+    rc = steps.call("host suite (the VM, CircuitPython and Pico lanes in it)",
+                    pytest + HOST_SUITE + argv[1:], cwd=ROOT, env=whole)
     if rc not in (0, 5):  # 5: nothing selected (-k)
+        steps.table(time.monotonic() - steps.t0)
         return rc
     suite = time.monotonic() - started
-    print("\nbrowser lane (tests/test_web.py):", flush=True)
-    started = time.monotonic()
-    rc = subprocess.call(pytest + ["-rs", "tests/test_web.py"] + argv[1:], cwd=ROOT, env=env)
-    if rc not in (0, 5):
-        return rc
-    browser = time.monotonic() - started
+    # The browser lane times a real Chromium's pages, and the sample of the mutants and the
+    # benchmark are CPU-bound, so they run beside it, and beside each other, at a lower
+    # priority (NICE), their output kept until the lane is done; the bench takes its
+    # browser's rows only once the lane has ended (--browser-seconds-file), on a machine
+    # it no longer shares
+    done = os.path.join(ROOT, ".cache", "browser-lane-seconds")
+    os.makedirs(os.path.dirname(done), exist_ok=True)
+    if os.path.exists(done):
+        os.remove(done)
+    later = []
     if len(argv) == 1:  # the whole suite ran: a sample of the mutants (tools/mutants.py)
-        print("\nmutants (tools/mutants.py --sample %d):" % MUTANTS_SAMPLE, flush=True)
-        rc = subprocess.call([PY, os.path.join(ROOT, "tools", "mutants.py"), "--sample",
-                              str(MUTANTS_SAMPLE)], cwd=ROOT, env=env)
+        later.append(("mutants (tools/mutants.py --sample %d)" % MUTANTS_SAMPLE,
+                      [PY, os.path.join(ROOT, "tools", "mutants.py"), "--sample",
+                       str(MUTANTS_SAMPLE)]))
         # 1: a sampled mutant survived that tests/equivalent_mutants.txt does not list: a
         # slip in the firmware the tests would let through (its file:line and diff are
         # above). 2: the tool failed. Either fails the run.
-        if rc != 0:
-            return rc
-    print("\nbenchmark (tools/bench.py --quick):", flush=True)
-    return subprocess.call([PY, os.path.join(ROOT, "tools", "bench.py"), "--quick",
-                            "--suite-seconds", "%.1f" % suite, "--browser-seconds",
-                            "%.1f" % browser], cwd=ROOT, env=env)
+    later.append(("benchmark (tools/bench.py --quick)",
+                  [PY, os.path.join(ROOT, "tools", "bench.py"), "--quick", "--suite-seconds",
+                   "%.1f" % suite, "--browser-seconds-file", done]))
+    beside = steps.beside(later, cwd=ROOT, env=env)
+    print("\nbrowser lane (tests/test_web.py):", flush=True)
+    started = time.monotonic()
+    rc_web = None
+    try:
+        rc_web = steps.call("browser lane", pytest + ["-rs", "tests/test_web.py"] + argv[1:],
+                            cwd=ROOT, env=env)
+    finally:  # (the bench waits for this file, whatever happened)
+        with open(done + ".tmp", "w") as f:
+            f.write("%.1f" % (time.monotonic() - started) if rc_web in (0, 5) else "failed")
+        os.replace(done + ".tmp", done)
+    rc = beside.join()
+    steps.table(time.monotonic() - steps.t0)
+    return rc_web if rc_web not in (0, 5) else rc
 
+
+# the steps of ``test`` beside the browser lane: this much lower a priority
+NICE = 10
+
+
+class Steps:
+    """The test command's steps, each timed: wall seconds and the CPU seconds of its
+    process and of what it waited for (os.wait4), printed as a table at the end."""
+
+    def __init__(self):
+        self.t0 = time.monotonic()
+        self.rows = []
+
+    def call(self, name, cmd, nice=0, stdout=None, **kw):
+        started = time.monotonic()
+        child = subprocess.Popen(cmd, stdout=stdout, stderr=subprocess.STDOUT if stdout
+                                 else None, preexec_fn=(lambda: os.nice(nice)) if nice
+                                 else None, **kw)
+        while True:
+            try:
+                _, status, usage = os.wait4(child.pid, 0)
+                break
+            except KeyboardInterrupt:  # (the child was signalled too: it ends its own way)
+                continue
+        child.returncode = os.waitstatus_to_exitcode(status)
+        self.rows.append((name, time.monotonic() - started, usage.ru_utime + usage.ru_stime,
+                          started - self.t0))
+        return child.returncode
+
+    def beside(self, steps, **kw):
+        """Run ``steps`` [(name, cmd)] at once, each in a thread at ``NICE``, its output
+        to a file; ``join()`` prints their outputs in order and returns the first
+        non-zero exit status of them (0: all passed)."""
+        import tempfile
+        import threading
+
+        outs = [tempfile.TemporaryFile("w+") for _ in steps]
+        result = [None] * len(steps)
+
+        def go(i, name, cmd):
+            outs[i].write("\n%s:\n" % name)
+            outs[i].flush()
+            result[i] = self.call(name, cmd, nice=NICE, stdout=outs[i], **kw)
+
+        threads = [threading.Thread(target=go, args=(i,) + step, daemon=True)
+                   for i, step in enumerate(steps)]
+        for thread in threads:
+            thread.start()
+
+        class Beside:
+            def join(_):
+                for thread, out in zip(threads, outs):
+                    while thread.is_alive():
+                        thread.join(1)
+                    out.seek(0)
+                    sys.stdout.write(out.read())
+                    sys.stdout.flush()
+                return next((rc for rc in result if rc), 0)
+
+        return Beside()
+
+    def table(self, total):
+        print("\ntest command's steps (wall: seconds; CPU: seconds of user and system time "
+              "of the step and what it waited for; %d cores; load %.1f):" % (
+                  os.cpu_count(), os.getloadavg()[0]))
+        print("  %-58s %8s %8s %8s" % ("step", "start", "wall", "CPU"))
+        for name, wall, cpu, at in self.rows:
+            print("  %-58s %8.0f %8.0f %8.0f" % (name, at, wall, cpu))
+        print("  %-58s %8s %8.0f %8.0f" % ("the whole test command", "", total,
+                                            sum(r[2] for r in self.rows)), flush=True)
 
 if __name__ == "__main__":
     try:

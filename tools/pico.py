@@ -32,6 +32,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 from concurrent.futures import ThreadPoolExecutor
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -290,7 +291,11 @@ def bounce(control, at_ms, hold_ms, bounce_us=(), release_bounce_us=()):
 
 class Run:
     """What one run.mjs process printed (``records``: its JSON lines, times in the
-    harness's ms: the emulator's less ``offset``), and how long it took (``wall``)."""
+    harness's ms: the emulator's less ``offset``), and what it cost: ``wall`` seconds,
+    ``cpu`` seconds of the emulator's process, ``emulated`` seconds of the board's time,
+    ``busy`` seconds of them its CPU ran (the rest it slept or waited: skipped at once)."""
+
+    cpu = emulated = busy = None  # (run() sets them)
 
     def __init__(self, records, offset, wall, cmd, stderr=""):
         self.records = records
@@ -449,21 +454,71 @@ def run(drive=None, steps=(), ms=5000, offset=OFFSET, timeout=RUN_LIMIT_S, nice=
         lib = rp2040js()
         if lib:
             env["RP2040JS"] = lib
+        cmd.append("--stats")  # (its last line on stderr: emulated time, CPU cycles run)
         t0 = time.monotonic()
-        r = subprocess.run(cmd, cwd=tmp, env=env, capture_output=True, text=True,
-                           timeout=timeout, preexec_fn=(lambda: os.nice(nice)) if nice else None)
-        wall = time.monotonic() - t0
+        # (output to files, and os.wait4: the CPU time of this emulator, not of all the
+        # children of this process, which may run others at once in other threads; the
+        # time limit by a timer, not by polling with time.sleep, which the harness's Sim
+        # replaces while its device starts, in whatever thread)
+        with open(os.path.join(tmp, "out"), "w+") as out, \
+                open(os.path.join(tmp, "err"), "w+") as err:
+            child = subprocess.Popen(cmd, cwd=tmp, env=env, stdout=out, stderr=err,
+                                     preexec_fn=(lambda: os.nice(nice)) if nice else None)
+            late = []
+            timer = threading.Timer(timeout, lambda: late.append(child.kill()))
+            timer.start()
+            try:
+                _, status, usage = os.wait4(child.pid, 0)
+            finally:
+                timer.cancel()
+            child.returncode = os.waitstatus_to_exitcode(status)
+            if late:
+                raise subprocess.TimeoutExpired(cmd, timeout)
+            wall = time.monotonic() - t0
+            out.seek(0)
+            stdout = out.read()
+            err.seek(0)
+            stderr = err.read()
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     records = []
-    for line in r.stdout.splitlines():
+    for line in stdout.splitlines():
         if line.startswith("{"):
             rec = json.loads(line)
             rec["t"] = rec["t_ms"] - offset
             records.append(rec)
-    if r.returncode and not records:
-        raise RuntimeError("run.mjs failed (%d): %s" % (r.returncode, r.stderr[-2000:]))
-    return Run(records, offset, wall, cmd, r.stderr)
+    if child.returncode and not records:
+        raise RuntimeError("run.mjs failed (%d): %s" % (child.returncode, stderr[-2000:]))
+    r = Run(records, offset, wall, cmd, stderr)
+    r.cpu = usage.ru_utime + usage.ru_stime
+    for line in stderr.splitlines():
+        if line.startswith('{"emulated_ms"'):
+            stats = json.loads(line)
+            r.emulated = stats["emulated_ms"] / 1000
+            r.busy = stats["cpu_cycles_executed"] / stats["clk_sys"]
+    return r
+
+
+def cost(value):
+    """What the runs in ``value`` cost (Runs, a Run's ``restart``, lists, tuples and dicts
+    of them): {"runs", "emulated", "busy", "cpu", "wall"} (seconds; see ``Run``)."""
+    out = dict.fromkeys(("runs", "emulated", "busy", "cpu", "wall"), 0)
+
+    def walk(v):
+        if isinstance(v, Run):
+            out["runs"] += 1
+            for k in ("emulated", "busy", "cpu", "wall"):
+                out[k] += getattr(v, k) or 0
+            walk(getattr(v, "restart", None))
+        elif isinstance(v, (list, tuple)):
+            for x in v:
+                walk(x)
+        elif isinstance(v, dict):
+            for x in v.values():
+                walk(x)
+
+    walk(value)
+    return out
 
 
 def run_many(jobs, pool=POOL, **kw):
