@@ -394,7 +394,7 @@ def test_undo_a_move_the_end_and_a_new_game_at_the_table(shared):
 # ------------------------------------------------------------- faults and settings
 STUCK_SETTINGS = pico.settings_text("QK_STUCK_S = 2\nQK_VOLUME = 3\n", players=4)
 STUCK_STEPS = [(200, True, "klaxon"), (2800, False, "klaxon")] + scenario.taps(
-    "3200 b\n3700 a\n4300 klaxon 150")
+    "2500 b\n3700 a\n4300 klaxon 150")  # (B while the Klaxon is stuck: the card says it works)
 STUCK_MS = 5300
 
 
@@ -410,13 +410,18 @@ def _stuck():
 @reads("stuck")
 def test_stuck_klaxon_and_volume(shared):
     """The Klaxon held 2.6 s with QK_STUCK_S = 2: the fault said and cleared as the
-    harness says; then a question's Klaxon at QK_VOLUME 3: duty 15% on GP15."""
+    harness says, B asking the question meanwhile (the card: A and B still work); then a
+    question's Klaxon at QK_VOLUME 3: duty 15% on GP15."""
     r = shared("stuck")
     sim = pico.harness(STUCK_SETTINGS, STUCK_STEPS, STUCK_MS)
     assert_same(r.lines(), sim.events)
     said = [s for _, s in r.lines()]
     assert any(s.startswith("fault: the Klaxon is stuck") for s in said), said
     assert any(s.startswith("klaxon ") for s in said), said
+    # the card (issue 35): A and B work while the Klaxon is stuck: B asked before its release
+    ask = [i for i, s in enumerate(said) if s.startswith("ask")]
+    cleared = [i for i, s in enumerate(said) if s.startswith("fault cleared")]
+    assert ask and cleared and ask[0] < cleared[0], said
     # (the stuck Klaxon's own try sounds first: the question's Klaxon is the last)
     k = [t for t, s in r.lines() if s.startswith("klaxon ")][-1]
     check_sound(r.pwm(), "klaxon", k - 5, STUCK_MS, 3277 * 3 / 65535 * 100)
