@@ -26,6 +26,7 @@ times are given back less ``OFFSET``, so they read as the harness's.
 (tools/harness.py ``Sim`` on the Pico profile), to compare with.
 """
 
+import contextlib
 import json
 import os
 import shutil
@@ -89,7 +90,27 @@ def rp2040js():
             if installed_version(pkg):
                 return env
         return None
-    return HERE if installed_version(os.path.join(HERE, "node_modules", PACKAGE)) else None
+    with _npm_lock(False):  # (not while another process's npm ci is writing it)
+        return HERE if installed_version(os.path.join(HERE, "node_modules", PACKAGE)) else None
+
+
+@contextlib.contextmanager
+def _npm_lock(exclusive):
+    """tools/pico's install lock: ``npm ci`` holds it alone, a look at what is installed
+    shares it. The suite's workers each install and run the lane at once: without it
+    one saw a half-written rp2040js (its package.json, not yet its modules) and ran it,
+    or a second npm ci emptied node_modules under a running emulator."""
+    try:
+        import fcntl
+    except ImportError:  # (no flock: one process at a time is the caller's)
+        yield
+        return
+    with open(os.path.join(HERE, ".npm-ci.lock"), "a") as f:
+        fcntl.flock(f, fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH)
+        try:
+            yield
+        finally:
+            fcntl.flock(f, fcntl.LOCK_UN)
 
 
 def locked():
@@ -113,16 +134,17 @@ def install(out=print):
     """tools/pico/node_modules holds the pinned rp2040js (``npm ci``, as web/ installs its
     package with tools/web.py). Returns None when done, else why not."""
     version = locked()[0]
-    if installed_version() == version:
-        return None
     npm = shutil.which("npm")
-    if not npm:
-        return "no npm: install it (apt-get install npm) and run 'npm ci' in tools/pico"
-    out("pico: npm ci (%s@%s into tools/pico/node_modules)" % (PACKAGE, version))
-    r = subprocess.run([npm, "ci", "--no-audit", "--no-fund", "--silent"], cwd=HERE,
-                       capture_output=True, text=True)
-    if r.returncode or installed_version() != version:
-        return "npm ci in tools/pico failed: %s" % (r.stderr.strip()[-300:] or r.returncode)
+    with _npm_lock(True):  # (one install at a time, and nobody looking meanwhile)
+        if installed_version() == version:
+            return None
+        if not npm:
+            return "no npm: install it (apt-get install npm) and run 'npm ci' in tools/pico"
+        out("pico: npm ci (%s@%s into tools/pico/node_modules)" % (PACKAGE, version))
+        r = subprocess.run([npm, "ci", "--no-audit", "--no-fund", "--silent"], cwd=HERE,
+                           capture_output=True, text=True)
+        if r.returncode or installed_version() != version:
+            return "npm ci in tools/pico failed: %s" % (r.stderr.strip()[-300:] or r.returncode)
     return None
 
 
