@@ -211,9 +211,10 @@ def main(argv=None):
     not be made (no compiler, offline), 130 on Ctrl-C."""
     p = argparse.ArgumentParser(
         prog="python3 tools/dev.py bundle",
-        description="Make the release bundles: one zip per build and CircuitPython major "
-                    "version, each exactly what the deploy writes for that board, to unzip "
-                    "onto its CIRCUITPY drive.")
+        description="Make the release bundles: one zip per build, serving CircuitPython 9 "
+                    "and 10 while their compilers make the same files (else one a version), "
+                    "each exactly what the deploy writes for that board, to unzip onto its "
+                    "CIRCUITPY drive.")
     p.add_argument("--build", action="append", choices=layout.BOARDS,
                    help="only this build (any number; default: all)")
     p.add_argument("--cp", action="append", type=int, choices=mpycross.SUPPORTED,
