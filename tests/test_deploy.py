@@ -1023,3 +1023,37 @@ def test_the_drive_is_found_under_any_users_folder_with_user_unset_or_root():
                               {"/media/CIRCUITPY/boot_out.txt"}.__contains__) == [
         "/media/CIRCUITPY"]
     assert {"/media/*", "/run/media/*", "/media"} <= set(deploy.drive_places("Linux", {}))
+
+
+def test_one_locked_file_is_named_with_how_to_unlock_it_not_a_read_only_drive(
+        tmp_path, monkeypatch, capsys):
+    """A file the computer may not replace on a drive it may write (Windows' Read-only,
+    macOS' Locked; the breaker's chattr +i): the deploy names that file and says how to
+    unlock it, exit 1, not "the drive is read-only" with a boot.py fix that cannot help."""
+    d = drive(tmp_path, "pico")
+    real = deploy._write_verified
+
+    def locked(path, data):
+        if path.endswith("neopixel.py"):
+            raise PermissionError(1, "Operation not permitted", path)
+        return real(path, data)
+
+    monkeypatch.setattr(deploy, "_write_verified", locked)
+    assert deploy.main([d, "--py", "--offline"]) == 1
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and "is read-only for this computer" not in err
+    assert "may not replace" in err and "neopixel.py" in err and "untick Locked" in err
+    assert not [n for n in os.listdir(d) if n.endswith(deploy.TEMP)]
+
+
+def test_dev_py_says_a_child_ended_by_ctrl_c_as_a_shell_does():
+    """A command dev.py runs that Ctrl-C ends (the signal, not its own exit): dev.py exits
+    130, as the docs say for Ctrl-C (the breaker saw 254 after two quick Ctrl-Cs)."""
+    import sys
+
+    sys.path.insert(0, os.path.join(ROOT, "tools"))
+    import dev
+
+    cmd = [sys.executable, "-c", "import os, signal; signal.signal(signal.SIGINT, "
+           "signal.SIG_DFL); os.kill(os.getpid(), signal.SIGINT)"]
+    assert dev._interactive(cmd, dict(os.environ)) == 130

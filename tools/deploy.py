@@ -811,6 +811,18 @@ def in_the_way(drive, contents):
 # what cannot be done; the serial console's prompt runs on the board, which may write, on
 # every board (a Pico has no reset button for safe mode). docs/troubleshooting.md says
 # these words (a test holds them together).
+def _writable(drive):
+    """Whether the computer can make a file on ``drive`` now (a probe, removed again)."""
+    probe = os.path.join(drive, ".qk-probe" + TEMP)
+    try:
+        with open(probe, "wb") as f:
+            f.write(b"")
+        os.remove(probe)
+        return True
+    except OSError:
+        return False
+
+
 READ_ONLY = ("A boot.py (an old project's: QI Klaxon's leaves the drive to the computer) "
              "gave the drive to the board. The way out, on every board: open the board's "
              "serial console (docs/install.md, The serial console), press Ctrl-C, then at the "
@@ -938,6 +950,14 @@ def deploy(drive, mpy_cross=None, dry_run=False, out=print):
                           "and %s" % (drive, then))
         if isinstance(e, DeployError):
             raise DeployError("%s; %s" % (e, then))
+        if isinstance(e, PermissionError) and getattr(e, "errno", None) != errno.EROFS and \
+                _writable(drive):  # one file the computer may not replace, not the drive
+            raise DeployError("the computer may not replace %s on %s (%s): it is locked "
+                              "(Windows: its Properties, untick Read-only; macOS: Get Info, "
+                              "untick Locked; Linux: chmod u+w, or chattr -i), then run the "
+                              "deploy again; %s" % (
+                                  getattr(e, "filename", None) or doing, drive,
+                                  e.strerror or e, then))
         if isinstance(e, PermissionError) or getattr(e, "errno", None) == errno.EROFS:
             raise DeployError("%s is read-only for this computer (%s), and %s. %s" % (
                 drive, e.strerror or e, then, READ_ONLY))

@@ -68,13 +68,19 @@ def _interactive(cmd, env):
     """Run ``cmd`` (sim or web) in the caller's folder until it ends, and return its exit
     code. Ctrl-C goes to it too (the terminal signals the whole job): it ends in its own
     way (the sim writes what it recorded, the server stops), and so this waits for it,
-    with no traceback of its own."""
+    with no traceback of its own: this one ignores Ctrl-C while it waits (a Ctrl-C that
+    came between the child's end and its status being read lost the status: exit 0 after
+    a stopped deploy). A child ended by a signal exits 128 + its number, as a shell says
+    it (Ctrl-C twice: 130, not 254)."""
+    import signal
+
     child = subprocess.Popen(cmd, env=env)
-    while True:
-        try:
-            return child.wait()
-        except KeyboardInterrupt:
-            continue
+    old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        rc = child.wait()
+    finally:
+        signal.signal(signal.SIGINT, old)
+    return 128 - rc if rc < 0 else rc
 
 
 # Commands that run on this python3 alone (no .venv): a maker's (tools/<name>.py)
