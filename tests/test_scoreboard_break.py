@@ -365,3 +365,17 @@ def test_a_board_that_cannot_start_is_said_so_not_asked(said):
         board.feed(line)
     v = board.view()
     assert not board.need and v["stopped"] and "stopped" in v["status"]
+
+
+def test_a_referee_s_state_line_cut_short_to_a_bare_state_is_not_taken():
+    """A referee's state line cut after its first word (the cable pulled mid-line: the
+    bridge sends what it had) reads as a pure Klaxon's bare "state": from a board known
+    to referee it is shown as it came and changes nothing (it turned the mirror into a
+    pure Klaxon's, asking nothing more)."""
+    board = scoreboard.Scoreboard()
+    board.feed(_state_line(TEN, TEN_U, [0] * 10))
+    before = board.table()
+    assert board.feed("state")[0] == "console"
+    assert board.table() == before and board.mode == "referee"
+    fresh = scoreboard.Scoreboard()  # a board not known yet: a pure Klaxon's state
+    assert fresh.feed("state")[0] == "state" and fresh.mode == "klaxon"

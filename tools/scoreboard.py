@@ -245,7 +245,12 @@ class Scoreboard:
             nums = f["numbers"]
             n = nums[L.PLAYERS] if nums else 0
             k = L.S_SLOTS + L.U_SLOTS
-            return not nums or 2 <= n <= L.SEATS and len(nums) == k + n + 1 and \
+            # (a bare "state" is a pure Klaxon's: from a board followed as a referee, it is
+            # a referee's line cut short, the cable pulled mid-line; after a restart it may
+            # be a pure Klaxon's answer)
+            if not nums:
+                return not (self.synced and self.mode == "referee")
+            return 2 <= n <= L.SEATS and len(nums) == k + n + 1 and \
                 sum(nums[:-1]) == nums[-1] and all(
                 0 <= v <= 255 for v in nums[:L.S_SLOTS]) and all(
                 -32767 <= v <= 32767 for v in nums[k:]) and whole(
