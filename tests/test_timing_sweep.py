@@ -186,3 +186,18 @@ def test_the_waking_press_s_release_chatter_is_no_second_klaxon(pass_us):
         sim.run_until_ms(84_000)
         assert sim.slept == 1
         assert [n for _, n in sim._sounds].count("klaxon") == 1, (hold, sim.events)
+
+
+def test_a_wall_clock_budget_over_on_a_busy_machine_is_reported_not_a_gate_in_the_test_command():
+    """The test command's quick bench (and so the README's test command and CI): a row
+    timed by this machine's wall clock (the real browser's load and latencies) that a
+    loaded machine pushes over is reported, never failing the run (a fresh clone's test
+    command failed on a 3.1 s page load at load 12); the full bench still fails on it, and
+    a row in simulated or emulated time fails either way."""
+    import bench
+
+    assert bench.verdict(False, wall=True, quick=True) == bench.WALL_OVER
+    assert bench.verdict(False, wall=True, quick=False) == "OVER"
+    assert bench.verdict(False, wall=False, quick=True) == "OVER"
+    assert bench.verdict(True, wall=True, quick=True) == "ok"
+    assert bench.verdict(None) == "info"

@@ -412,6 +412,21 @@ def pico_lane_row():
                        runs, key=lambda n: -runs[n]["cpu"]))), None)
 
 
+WALL_OVER = "OVER (wall clock: reported, not a gate here)"
+
+
+def verdict(ok, wall=False, quick=False):
+    """A row's last column: "ok", "info" (``ok`` None) or "OVER", which fails the bench.
+    ``wall``: measured in this machine's wall-clock time (a real browser's), which a
+    loaded machine stretches: in the test command (--quick) an over is reported, never a
+    gate; the full bench gates it."""
+    if ok:
+        return "ok"
+    if ok is None:
+        return "info"
+    return WALL_OVER if wall and quick else "OVER"
+
+
 def missing(required):
     """A row whose tool is not here: skipped (None), or over (False) where CI requires
     it (``required``: the environment variable .ci/run sets)."""
@@ -451,8 +466,8 @@ def main(argv=None):
     cp_pieces_got = [early.submit(cp_piece, args.quick, name, variant)
                      for name, variant in cp_pieces(args.quick)] if cpvm.find() else None
 
-    def row(what, budget, value, ok):
-        rows.append((what, budget, value, "ok" if ok else ("OVER" if ok is False else "info")))
+    def row(what, budget, value, ok, wall=False):
+        rows.append((what, budget, value, verdict(ok, wall, args.quick)))
 
     lat = latency(rng, 300 if args.quick else 2000, 5000)
     med, worst = statistics.median(lat), max(lat)
@@ -620,12 +635,12 @@ def main(argv=None):
     else:
         row("web page: load to ready, headless Chromium (cold; worst of 3)", "<= 2 s",
             "%.0f ms (%s)" % (max(w["loads"]), ", ".join("%.0f" % x for x in w["loads"])),
-            max(w["loads"]) <= 2000)
+            max(w["loads"]) <= 2000, wall=True)
         m = statistics.median(w["latency"])
         row("web page: press -> sound start, headless Chromium (median / worst)",
             "<= 20 ms (median)", "%.1f / %.1f ms (%d mouse presses; %.0f ms of it the audio "
             "buffer; the board: %.2f ms)" % (m, max(w["latency"]), len(w["latency"]), w["base"],
-                                             med / 1000), m <= 20)
+                                             med / 1000), m <= 20, wall=True)
         row("web page: bytes transferred (uncompressed, uncached)", "(info)",
             "%.0f KB (the WebAssembly VM %.0f KB)" % (w["bytes"] / 1024, w["wasm"] / 1024), None)
     sb = scoreboard_rows()
@@ -640,7 +655,7 @@ def main(argv=None):
             "<= 50 ms", "%.1f ms median, %.1f worst (%d lines, %d with a sound; the port to "
             "the server's read %.1f ms; --serial, headless Chromium)" % (
                 m, max(x for x, _, _ in sb), len(sb), sum(1 for _, _, s in sb if s),
-                statistics.median(x for _, x, _ in sb)), m <= 50)
+                statistics.median(x for _, x, _ in sb)), m <= 50, wall=True)
     d = deploy_bytes()
     row("bytes a deploy copies, per build (as .py)", "<= 200 KB",
         ", ".join("%s %.0f KB" % (k, n / 1024) for k, n in sorted(d.items())),
@@ -685,7 +700,11 @@ def main(argv=None):
     skipped = [r[0] for r in rows if r[2].startswith("not measured")]
     for what in skipped:
         print("skipped: %s (its tool is missing here; the row says how to get it)" % what)
-    print("budgets: %d ok, %d over, %d skipped" % (n_ok, n_over, len(skipped)))
+    n_wall = sum(1 for r in rows if r[3] == WALL_OVER)
+    print("budgets: %d ok, %d over, %d skipped%s" % (
+        n_ok, n_over, len(skipped), "; %d over in wall-clock time on this machine (load "
+        "%.1f): reported, not a gate in the test command" % (n_wall, os.getloadavg()[0])
+        if n_wall else ""))
     return 1 if n_over else 0
 
 
