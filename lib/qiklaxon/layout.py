@@ -212,9 +212,9 @@ OV_ENTRY = 2  # qiklaxon/entry.py
 OV_OVER = 3  # qiklaxon/over.py
 OV_SAVE = 4  # qiklaxon/save.py
 OV_SEATS = 5  # qiklaxon/seats.py (every seat's position shown)
-OV_TIDY = 6
+OV_TIDY = 6  # more(): none loaded; those the state does not need dropped
 ROLL_SHOWN = OV_ENTRY  # Device.f[DICE] while the roll is shown
-SEATS_SHOWN = OV_SEATS  # ... while every seat's position is  # more(): none loaded; those the state does not need dropped
+SEATS_SHOWN = OV_SEATS  # ... while every seat's position is
 OVERLAYS = ("undo", "reveal", "entry", "over", "save", "seats")
 OV_ROOM = 4096  # bytes free below which a load collects the garbage first (the Express)
 

@@ -87,8 +87,8 @@ def key(r, k):
 
 def draw(r, c, np):
     """The end or a new game on the ring: the new game's seats sky, on the lights it will
-    use; the first QM blinking white;
-    at the end, the winners green blinking fast, the others grey."""
+    use; the first QM blinking white; at the end, the winners green blinking fast, the
+    others grey."""
     u = r.u
     m = u[_WHAT]
     n = r.S[_PLAYERS]
