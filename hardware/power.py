@@ -7,7 +7,11 @@ deploy for it leaves this module out and the firmware never imports it.
 if __debug__:  # CPython needs const; mpy-cross -O3 drops this import
     from micropython import const
 
-_FL = const(7)  # hardware/device.py's Device.f: the ring's flash (lib/qiklaxon/layout.py)
+# The names of the numbers: made by tools/consts.py from lib/qiklaxon/layout.py (edit there,
+# then: python3 tools/dev.py regen). The names this module uses, at no RAM cost.
+# Flags and small values (Device.f, bytearray)
+_FL = const(7)  # the ring flashes colours a | b << 4 (0: no flash)
+# (end of the made names)
 
 
 def start(io, pin, high, sleep, dog):

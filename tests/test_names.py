@@ -15,6 +15,9 @@ holds it to the layout:
 - no bare number is in the first argument of ``act``, ``out`` or ``more`` (the op
   code, the console word, the overlay).
 
+Each module's block of those consts is made by tools/consts.py from the layout (``python3
+tools/dev.py regen``); a test holds every block to what it makes, naming the field.
+
 It also holds the firmware's own tables to the layout where they are data, not
 names: core.py's ``_LEN``, the console words, the settings' and profiles' order.
 """
@@ -29,7 +32,8 @@ import sys
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path[:0] = [os.path.join(ROOT, "lib"), ROOT, os.path.join(ROOT, "tools", "simboard")]
+sys.path[:0] = [os.path.join(ROOT, "lib"), ROOT, os.path.join(ROOT, "tools", "simboard"),
+                os.path.join(ROOT, "tools")]
 
 from qiklaxon import layout  # noqa: E402
 
@@ -125,6 +129,54 @@ def test_a_device_module_names_its_numbers_as_the_layout_does(path):
     with open(path) as f:
         found = problems(f.read(), os.path.relpath(path, ROOT))
     assert not found, "\n".join(found)
+
+
+def test_every_device_modules_block_is_what_the_generator_makes():
+    """No hand-copied names: each block is tools/consts.py's, from the layout."""
+    import consts
+
+    table = consts.names()
+    found = []
+    for rel in consts.device_files():
+        with open(os.path.join(ROOT, rel)) as f:
+            found += consts.differences(rel, f.read(), table)
+    assert not found, "\n".join(found) + "\n(python3 tools/dev.py regen remakes them)"
+    assert set(DEVICE_FILES) <= {os.path.join(ROOT, r) for r in consts.device_files()}
+
+
+def test_a_block_that_differs_is_named_field_by_field():
+    """A wrong value, a name used but missing, one no longer used, one not in the layout:
+    each named; the generator's block fixes them all."""
+    import consts
+
+    table = consts.names()
+    with open(os.path.join(ROOT, "lib", "qiklaxon", "core.py")) as f:
+        clean = f.read()
+    assert consts.differences("core.py", clean, table) == []
+    for good, bad, want in (
+            ("_PHASE = const(2)", "_PHASE = const(3)", "core.py: _PHASE = const(3) but "
+             "layout.PHASE is 2"),
+            ("_PHASE = const(2)  # the phase (below)\n", "", "core.py: uses _PHASE but its "
+             "block lacks it (layout: PHASE = 2)"),
+            ("_QM = const(1)", "_QM = const(1)\n_CUR = const(3)", "core.py: its block holds "
+             "_CUR, which the module no longer uses"),
+            ("_QM = const(1)", "_QM = const(1)\n_NOPE = const(3)", "core.py: its block holds "
+             "_NOPE, which is not in lib/qiklaxon/layout.py"),
+            ("# (end of the made names)", "# (the end)", "a block's begin marker without its "
+             "end")):
+        assert good in clean, good
+        broken = clean.replace(good, bad, 1)
+        try:
+            found = consts.differences("core.py", broken, table)
+        except ValueError as e:
+            found = [str(e)]
+        assert any(want in line for line in found), (bad, found)
+        if "marker" not in want:
+            assert consts.make(broken, table) == clean  # the generator puts it right
+    # a module that uses the layout's names with no block at all is named too
+    assert consts.differences("x.py", "y = S[_PHASE]\n", table) == [
+        "x.py: uses _PHASE of lib/qiklaxon/layout.py but has no made block (markers: %r)"
+        % consts.BEGIN.splitlines()[0]]
 
 
 def test_the_check_finds_a_bare_index_an_op_code_and_a_wrong_copy(tmp_path):
