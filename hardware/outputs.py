@@ -9,6 +9,16 @@ if __debug__:  # CPython needs const; the Express's mpy-cross -O3 drops this imp
 # then: python3 tools/dev.py regen). The names this module uses, at no RAM cost.
 # The referee's state: Referee.S (bytearray), and B, its copy before the log
 _NONE = const(255)  # no seat, no roll, no sound, a button up
+# Start-up's parts from hardware/start.py for hardware/outputs.py (start()'s answer)
+_ST_BOARD = const(0)  # the board module
+_ST_MOD = const(1)  # the build's profile module (hardware/profile_*.py)
+_ST_V = const(2)  # the settings (QK_ indexes)
+_ST_BAD = const(3)  # lines reported so far (the purple flash)
+_ST_FIRST = const(4)  # the first QM's seat, checked against the players
+_ST_K = const(5)  # the Klaxon's adafruit_debouncer.Debouncer
+_ST_KP = const(6)  # ... (its DigitalInOut, its pin, pressed reads high?)
+_ST_KEYS = const(7)  # buttons A, B (as BUT)
+_ST_DICE = const(8)  # as GAME_DICE
 # A button (Device.p[BUT][i])
 _B_IO = const(0)  # its DigitalInOut
 # The sounds (Device.p[SND][i], Device.play(i))
@@ -86,8 +96,13 @@ def start(p):
     """The parts for qiklaxon/restore.py from hardware/start.py's."""
     import digitalio
 
-    board, mod, v, bad, first, k, kp, keys, dice = p
-    del p
+    board = p[_ST_BOARD]
+    mod = p[_ST_MOD]
+    v = p[_ST_V]
+    bad = p[_ST_BAD]
+    kp = p[_ST_KP]
+    keys = p[_ST_KEYS]
+    st = p  # (p: a pin, below)
     prof = mod.PROFILE
     # Sound: the profile's sound()
     a = v[_QK_AUDIO]
@@ -148,6 +163,7 @@ def start(p):
         sys.modules.pop("hardware.power", None)
 
     # Device.f and Device.t
+    k = st[_ST_K]
     s = k.state & 1  # the Klaxon's bit now
     up = 0 if kp[2] else 1
     f = bytearray(_F_SLOTS)
@@ -185,5 +201,8 @@ def start(p):
     sys.modules.pop("hardware.outputs", None)
     if hasattr(sys.modules["hardware"], "outputs"):
         delattr(sys.modules["hardware"], "outputs")
-    return (k, keys, o, snd, en[0], sw, px, en[1], sl, wd, f, t, v[_QK_PLAYERS], first,
-            v[_QK_FINISH], prof[_P_NVM], dice)
+    # The Device's parts (layout's _K, _R, _BUT, _OUT, _SND, _EN, _SW, _PX, _LED, _SLEEP,
+    # _WD, _FLAGS, _TIMES), then the referee's (_GAME_PLAYERS, _GAME_QM, _GAME_FINISH,
+    # _GAME_NVM, _GAME_DICE): tests/test_names.py holds each field
+    return (k, None, keys, o, snd, en[0], sw, px, en[1], sl, wd, f, t, v[_QK_PLAYERS],
+            st[_ST_FIRST], v[_QK_FINISH], prof[_P_NVM], st[_ST_DICE])

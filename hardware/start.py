@@ -17,6 +17,9 @@ _P_KLAXON = const(0)  # (pin, pressed reads high?)
 _PIN = const(0)
 _LEVEL = const(1)  # pressed reads high?; the switch's level when muted
 # The settings (hardware/settings.py's read(): values in the order of its KEYS)
+_QK_BOARD = const(0)
+_QK_PLAYERS = const(1)
+_QK_FIRST_QM = const(2)
 _QK_KLAXON_ONLY = const(4)
 _QK_PIN_KLAXON = const(9)
 _QK_PIN_A = const(10)
@@ -35,8 +38,8 @@ def start(s, b=None, d=None):
     try:
         v, bad = s
         del s
-        (want, players, first, finish, only, volume, mute, bright, pixels, pk, pa, pb, ps, pp,
-         audio, glitch, rearm, long_ms, stuck, sleep, ccw) = v
+        want = v[_QK_BOARD]
+        first = v[_QK_FIRST_QM]
 
         bid = b.board_id
         n = None
@@ -61,13 +64,15 @@ def start(s, b=None, d=None):
                           "using its own" % (i, bid))
                     bad += 1
                 drop("hardware.profile_" + i)
-        if first >= players:
-            print("QK_FIRST_QM = %d but there are %d players; using 0" % (first, players))
+        if first >= v[_QK_PLAYERS]:
+            print("QK_FIRST_QM = %d but there are %d players; using 0" % (first, v[_QK_PLAYERS]))
             bad += 1
             first = 0
 
         k = buttons(b, mod.PROFILE, v)
         drop("hardware.start")
+        # (layout's ST_ parts: _ST_BOARD, _ST_MOD, _ST_V, _ST_BAD, _ST_FIRST, then buttons()'s
+        # _ST_K, _ST_KP, _ST_KEYS, and _ST_DICE; tests/test_names.py holds each field)
         return (b, mod, v, bad + k[3], first) + k[:3] + (d,)
     except Exception as e:
         print("QI Klaxon cannot start:", repr(e))

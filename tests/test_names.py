@@ -262,3 +262,121 @@ def test_the_device_arrays_are_as_long_as_the_layout_says():
     for name in dir(layout):  # device.py's own names are the layout's (CPython sees them)
         if hasattr(device, "_" + name) and name.isupper():
             assert getattr(device, "_" + name) == getattr(layout, name), name
+
+
+# ------------------------------------------------------- start-up's parts, field by field
+def _start_up_parts(settings, die):
+    """Each step's answer on the simulated board, as code.py runs them: (start.py's,
+    outputs.py's, restore.py's), and the board."""
+    sys.path.insert(0, os.path.join(ROOT, "tools"))
+    from harness import Sim
+
+    Sim(settings)  # the simulated board, its clock and pins (and a first start)
+    import board
+    import hardware.settings
+    import hardware.start
+
+    st = hardware.start.start(hardware.settings.read(settings.split("\n")), board, die)
+    import hardware.outputs
+
+    game = hardware.outputs.start(st)
+    import qiklaxon.restore
+
+    return st, game, qiklaxon.restore.restore(game), board
+
+
+def _wrong_fields(st, game, parts, board, die, want):
+    """Each field of the steps' answers that is not what its name (lib/qiklaxon/layout.py)
+    says, one line each: a producer and a consumer that disagree are named here."""
+    import adafruit_debouncer
+    import digitalio
+    from qiklaxon.core import Referee
+
+    L = layout
+    prof = st[L.ST_MOD].PROFILE if hasattr(st[L.ST_MOD], "PROFILE") else None
+    checks = [
+        ("start.py's ST_PARTS", len(st) == L.ST_PARTS, len(st)),
+        ("ST_BOARD: the board module", st[L.ST_BOARD] is board, st[L.ST_BOARD]),
+        ("ST_MOD: the build's profile module", prof is not None, st[L.ST_MOD]),
+        ("ST_V: the settings", isinstance(st[L.ST_V], list) and len(st[L.ST_V]) ==
+         len(L.SETTINGS) and st[L.ST_V][L.QK_PLAYERS] == want["players"], st[L.ST_V]),
+        ("ST_BAD: the lines reported", st[L.ST_BAD] == 0, st[L.ST_BAD]),
+        ("ST_FIRST: the first QM", st[L.ST_FIRST] == want["first"], st[L.ST_FIRST]),
+        ("ST_K: the Klaxon's Debouncer", isinstance(st[L.ST_K], adafruit_debouncer.Debouncer),
+         st[L.ST_K]),
+        ("ST_KP: (its DigitalInOut, pin, pressed reads high?)", isinstance(st[L.ST_KP], tuple)
+         and isinstance(st[L.ST_KP][0], digitalio.DigitalInOut), st[L.ST_KP]),
+        ("ST_KEYS: buttons A, B", isinstance(st[L.ST_KEYS], list) and all(
+            isinstance(b[L.B_IO], digitalio.DigitalInOut) for b in st[L.ST_KEYS]),
+         st[L.ST_KEYS]),
+        ("ST_DICE: the die", st[L.ST_DICE] is die, st[L.ST_DICE]),
+        ("outputs.py's GAME_PARTS", len(game) == L.GAME_PARTS, len(game)),
+        ("K: the Klaxon's Debouncer", game[L.K] is st[L.ST_K], game[L.K]),
+        ("R: no referee yet", game[L.R] is None, game[L.R]),
+        ("BUT: the buttons", game[L.BUT] is st[L.ST_KEYS], game[L.BUT]),
+        ("SND: the sounds", isinstance(game[L.SND], tuple) and len(game[L.SND]) >
+         L.SOUND_UNDONE, game[L.SND]),
+        ("EN: the speaker enable pin", (game[L.EN] is None) == (prof[L.P_SPEAKER_ENABLE] is
+                                                              None), game[L.EN]),
+        ("SW: the slide switch", (game[L.SW] is None) == (prof[L.P_SWITCH] is None),
+         game[L.SW]),
+        ("PX: the pixels", (game[L.PX] is None) == (not prof[L.P_PIXELS][L.PX_COUNT]) and (
+            game[L.PX] is None or len(game[L.PX]) == prof[L.P_PIXELS][L.PX_COUNT]), game[L.PX]),
+        ("LED: the LED", (game[L.LED] is None) == (prof[L.P_LED] is None), game[L.LED]),
+        ("SLEEP: sleep(device, now)", (game[L.SLEEP] is None) == (not prof[L.P_SLEEP]),
+         game[L.SLEEP]),
+        ("WD: the watchdog", (game[L.WD] is None) == (not prof[L.P_WATCHDOG]), game[L.WD]),
+        ("FLAGS: Device.f", isinstance(game[L.FLAGS], bytearray) and len(game[L.FLAGS]) ==
+         L.F_SLOTS, game[L.FLAGS]),
+        ("TIMES: Device.t", isinstance(game[L.TIMES], list) and len(game[L.TIMES]) ==
+         L.T_SLOTS and game[L.TIMES][L.GL] == st[L.ST_V][L.QK_GLITCH_MS] + 1, game[L.TIMES]),
+        ("GAME_PLAYERS: QK_PLAYERS", game[L.GAME_PLAYERS] == want["players"],
+         game[L.GAME_PLAYERS]),
+        ("GAME_QM: the first QM", game[L.GAME_QM] == want["first"], game[L.GAME_QM]),
+        ("GAME_FINISH: QK_FINISH", game[L.GAME_FINISH] == want["finish"], game[L.GAME_FINISH]),
+        ("GAME_NVM: the saved game's layout", game[L.GAME_NVM] is prof[L.P_NVM],
+         game[L.GAME_NVM]),
+        ("GAME_DICE: the die", game[L.GAME_DICE] is die, game[L.GAME_DICE]),
+        ("restore.py's parts: K to TIMES", len(parts) == L.TIMES + 1, len(parts)),
+        ("R: the referee", isinstance(parts[L.R], Referee) and tuple(
+            parts[L.R].S[L.PLAYERS:L.QM + 1]) == (want["players"], want["first"]) and
+         parts[L.R].S[L.FINISH] << 8 | parts[L.R].S[L.FINISH_LO] == want["finish"],
+         parts[L.R]),
+    ] + [("%s: as outputs.py's" % n, parts[getattr(L, n)] is game[getattr(L, n)],
+          parts[getattr(L, n)]) for n in ("K", "BUT", "OUT", "SND", "EN", "SW", "PX", "LED",
+                                          "SLEEP", "WD", "FLAGS", "TIMES")]
+    return ["%s is not: %r" % (what, got) for what, ok, got in checks if not ok]
+
+
+def test_each_start_up_part_is_the_field_its_name_says():
+    """hardware/start.py -> hardware/outputs.py -> qiklaxon/restore.py -> the Device: each
+    step's answer read by the layout's names; a field in the wrong place is named."""
+    import scenario
+
+    die = scenario.dice(3)
+    want = {"players": 6, "first": 2, "finish": 40}
+    st, game, parts, board = _start_up_parts(
+        "QK_PLAYERS = 6\nQK_FIRST_QM = 2\nQK_FINISH = 40\n", die)
+    assert _wrong_fields(st, game, parts, board, die, want) == []
+    # two fields swapped by a producer: both named
+    swap = list(game)
+    swap[layout.GAME_QM], swap[layout.GAME_FINISH] = swap[layout.GAME_FINISH], swap[
+        layout.GAME_QM]
+    found = _wrong_fields(st, tuple(swap), parts, board, die, want)
+    assert [line.split(":")[0] for line in found] == ["GAME_QM", "GAME_FINISH"], found
+    short = st[:layout.ST_FIRST] + st[layout.ST_FIRST + 1:] + (None,)  # one left out
+    found = _wrong_fields(short, game, parts, board, die, want)
+    assert "ST_FIRST: the first QM is not: " in found[0] and len(found) >= 4, found
+
+
+def test_no_record_is_unpacked_by_position():
+    """Settings and parts are read by name: a tuple target of four or more names from one
+    name (``a, b, c, d = p``) is a record unpacked by its places."""
+    for path in DEVICE_FILES:
+        with open(path) as f:
+            tree = ast.parse(f.read())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Tuple):
+                assert not (len(node.targets[0].elts) > 3 and isinstance(
+                    node.value, ast.Name)), "%s:%d: a record unpacked by position" % (
+                    os.path.relpath(path, ROOT), node.lineno)

@@ -257,6 +257,25 @@ SLEEP = 9  # sleep(device, now): deep sleep until the Klaxon (hardware/power.py)
 WD = 10  # the watchdog, or None
 FLAGS = 11  # Device.f
 TIMES = 12  # Device.t
+# ... and start-up's, outputs.py's for qiklaxon/restore.py: the Device's above (R: None),
+# then what the referee is made of (restore.py's; tests/test_names.py holds each field)
+GAME_PLAYERS = 13  # QK_PLAYERS: a new game's players
+GAME_QM = 14  # the first QM's seat (QK_FIRST_QM, checked against the players)
+GAME_FINISH = 15  # QK_FINISH
+GAME_NVM = 16  # the saved game's layout (the profile's P_NVM)
+GAME_DICE = 17  # dice(1, 6) rolls a die, or None: random.randint
+GAME_PARTS = 18
+# Start-up's parts from hardware/start.py for hardware/outputs.py (start()'s answer)
+ST_BOARD = 0  # the board module
+ST_MOD = 1  # the build's profile module (hardware/profile_*.py)
+ST_V = 2  # the settings (QK_ indexes)
+ST_BAD = 3  # lines reported so far (the purple flash)
+ST_FIRST = 4  # the first QM's seat, checked against the players
+ST_K = 5  # the Klaxon's adafruit_debouncer.Debouncer
+ST_KP = 6  # ... (its DigitalInOut, its pin, pressed reads high?)
+ST_KEYS = 7  # buttons A, B (as BUT)
+ST_DICE = 8  # as GAME_DICE
+ST_PARTS = 9
 # A button (Device.p[BUT][i])
 B_IO = 0  # its DigitalInOut
 B_UP = 1  # its level when released

@@ -52,6 +52,17 @@ _VERSION = const(2)
 _BODY_B = const(1)
 _BODY_Q = const(20)
 _BODY_LOG = const(40)
+# The Device's parts (Device.p): hardware/device.py's _K ... and f, t
+_R = const(1)  # the referee (qiklaxon.core.Referee), or None: a pure Klaxon
+_BUT = const(2)  # buttons A, B: each (DigitalInOut, level released, keys ladder, ms held for each)
+_FLAGS = const(11)  # Device.f
+_TIMES = const(12)  # Device.t
+# ... and start-up's, outputs.py's for qiklaxon/restore.py: the Device's above (R: None),
+_GAME_PLAYERS = const(13)  # QK_PLAYERS: a new game's players
+_GAME_QM = const(14)  # the first QM's seat (QK_FIRST_QM, checked against the players)
+_GAME_FINISH = const(15)  # QK_FINISH
+_GAME_NVM = const(16)  # the saved game's layout (the profile's P_NVM)
+_GAME_DICE = const(17)  # dice(1, 6) rolls a die, or None: random.randint
 # Flags and small values (Device.f, bytearray)
 _FL = const(7)  # the ring flashes colours a | b << 4 (0: no flash)
 # Times (ticks) and numbers (Device.t, list)
@@ -65,22 +76,25 @@ _PURPLE = const(8)
 
 def restore(p):
     """The ``Device``'s parts from hardware/start.py's: the referee added."""
-    (k, b, o, snd, en, sw, px, led, sleeper, wd, f, t, n, q, fin, log, dice) = p
+    f = p[_FLAGS]
+    n = p[_GAME_PLAYERS]
+    fin = p[_GAME_FINISH]
     r = None
-    if b:
+    if p[_BUT]:
         from qiklaxon.core import Referee
 
+        dice = p[_GAME_DICE]
         if dice is None:
             import random
 
             dice = random.randint
-        r = Referee(n, q, fin, dice)
+        r = Referee(n, p[_GAME_QM], fin, dice)
         saved = None
         try:
             import microcontroller
 
             m = microcontroller.nvm
-            r.j, saved = find(m, log)
+            r.j, saved = find(m, p[_GAME_NVM])
             i = len(m)  # not erased, and no record: something else
             while saved is None and i and m[i - 1] == 255:
                 i -= 1
@@ -109,16 +123,17 @@ def restore(p):
                 f[_FL] = _PURPLE  # purple flashes: look at the console
                 saved = None
                 j = r.j
-                r = Referee(n, q, fin, dice)
+                r = Referee(n, p[_GAME_QM], fin, dice)
                 r.j = j
         if f[_FL]:  # purple flashes for two seconds (from now: every time starts now): look
-            t[_FLT] = (t[_KT] + 2000) & _TICKS  # at the console
+            t = p[_TIMES]  # at the console
+            t[_FLT] = (t[_KT] + 2000) & _TICKS
         r.out(_W_RESUMED if saved is not None else _W_NEW)
         r.more()
     sys.modules.pop("qiklaxon.restore", None)
     if hasattr(sys.modules.get("qiklaxon"), "restore"):
         delattr(sys.modules["qiklaxon"], "restore")
-    return (k, r, b, o, snd, en, sw, px, led, sleeper, wd, f, t)
+    return p[:_R] + (r,) + p[_R + 1:_TIMES + 1]  # the Device's parts, the referee in them
 
 
 def find(m, log):
