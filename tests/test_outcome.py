@@ -12,7 +12,7 @@ from array import array
 import pytest
 
 from qiklaxon.core import Referee
-from qiklaxon.game import FORWARD, OPS, POSITION_LIMIT, Game
+from qiklaxon.game import RIGHT_SQUARES, OPS, POSITION_LIMIT, Game
 from qiklaxon import layout  # noqa: E402  (the slots' names)
 
 PENALTIES = (0, 1, 12, 99)
@@ -51,7 +51,7 @@ def rules(n, right, challenger, challenged, back):
     out = []
     for s in range(n):
         if s in right:
-            out.append(FORWARD)
+            out.append(RIGHT_SQUARES)
         elif s == challenger:
             out.append(-back[0])
         elif s == challenged:

@@ -205,7 +205,8 @@ KLAXON = ("Slamming the Klaxon on your turn challenges the last answer given (pa
           "skipped) and is your answer: the answering ends there (the rest have passed) and "
           "the reveal begins. Do not press A for it.")
 REVEAL = ("The reveal marks the answers in the order they were given, from the QM's left "
-          "(so the challenged comes before the challenger). Right answers go forward 3. "
+          "(so the challenged comes before the challenger). Right answers go forward "
+          + str(layout.RIGHT_SQUARES) + ". "
           "Marking the challenger or the challenged wrong opens their Klaxon penalty: "
           "tap A once a square, %(A held)s for ten, then tap B; no penalty in the booklet: "
           "just tap B. A piece may go below 0. When everyone passed there is nothing to "
@@ -269,7 +270,8 @@ STEPS = (
     ("Answer, pass or Klaxon", "Each in turn, clockwise: an answer, the QM taps A; a pass, "
                                "B. Think the last answer was wrong? Slam the Klaxon on "
                                "your turn and give yours: the answering ends."),
-    ("Mark", "The answer to mark blinks yellow fast: the QM taps A if right (forward 3), "
+    ("Mark", "The answer to mark blinks yellow fast: the QM taps A if right (forward "
+             + str(layout.RIGHT_SQUARES) + "), "
              "B if wrong. The challenger blinks vermillion, the challenged sky blue (yellow "
              "while its own answer is the one to mark)."),
     ("Klaxon penalty", "The challenger or the challenged wrong: their light keeps "

@@ -22,6 +22,8 @@ until the ring shows what letting go will do and let go 0.15-0.4 s later; every 
 a random point within the millisecond.
 """
 
+import re
+
 import card
 import events
 from qiklaxon import layout
@@ -492,7 +494,8 @@ class Table:
 # What the tests (tests/test_card_robot.py, the Pico lane) and the bench give the robot to
 # play, and where the rules put every piece after it: the rules as rules.md states them,
 # written apart from the firmware (lib/qiklaxon), to hold it to.
-FORWARD = 3  # squares for a right answer (rules.md)
+# squares for a right answer: as the card says it (the robot reads what a person does)
+RIGHT_SQUARES = int(re.search(r"Right answers go forward (\d+)\.", card.REVEAL).group(1))
 
 
 def plan_question(rng, n, qm):
@@ -541,7 +544,7 @@ def rules(positions, qm, dice, plan):
         parties = {klaxon[0], answers[-1]}
     for seat, right in plan["right"].items():
         if right:
-            out[seat] += FORWARD
+            out[seat] += RIGHT_SQUARES
         elif seat in parties:
             out[seat] -= plan["penalty"].get(seat, 0)
     return out

@@ -126,6 +126,7 @@ _OV_OVER = const(3)  # qiklaxon/over.py
 _OV_SAVE = const(4)  # qiklaxon/save.py
 _OV_TIDY = const(6)  # more(): none loaded; those the state does not need dropped
 _OV_ROOM = const(4096)  # bytes free below which a load collects the garbage first (the Express)
+_RIGHT_SQUARES = const(3)  # squares a right answer goes forward (rules.md)
 # (end of the made names)
 
 _LEN = b"\x00\x02\x01\x01\x01\x01\x05\x01\x04\x01\x05"  # log bytes of each action (layout's OP_LOG_BYTES)
@@ -212,9 +213,9 @@ class Referee:
             S[_CHALLENGER] = S[_CHALLENGED] = _NONE
             S[_PHASE] = _ANSWERING
             S[_TURN] = (qm + 1) % n
-        elif op == _OP_REVEAL:  # right answers forward 3, the Klaxon parties' penalties back
+        elif op == _OP_REVEAL:  # right answers forward, the Klaxon parties' penalties back
             for w in range(n):
-                v = self.P[w] + (3 if (a << 8 | b) >> w & 1 else 0) - (
+                v = self.P[w] + (_RIGHT_SQUARES if (a << 8 | b) >> w & 1 else 0) - (
                     c if w == S[_CHALLENGER] else 0) - (d if w == S[_CHALLENGED] else 0)
                 self.P[w] = min(32767, max(-32767, v))
             S[_QM] = (qm + 1) % n  # the QM's turn ends: the dice pass left

@@ -13,6 +13,7 @@ Seats run clockwise 0..N-1; "the player on the left" of seat s is s+1 mod N.
 Every accepted action can be undone, back to at least the current question's start.
 """
 
+from qiklaxon import layout
 from qiklaxon.core import Referee
 
 IDLE = 0
@@ -28,7 +29,7 @@ PASSED = 2  # passed, or deemed to have passed by a Klaxon
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 10
-FORWARD = 3  # squares for a right answer
+RIGHT_SQUARES = layout.RIGHT_SQUARES  # squares for a right answer (the board's)
 POSITION_LIMIT = 32767  # |position| bound (16 bits on the board, which stops there)
 FINISH_LIMIT = 9999
 PENALTY_LIMIT = 255
@@ -250,7 +251,7 @@ class Game:
             elif seat == self.challenged:
                 back[1] = squares
         for seat in range(n):
-            gain = (FORWARD if mask >> seat & 1 else 0) - (back[0] if seat == self.challenger else 0) \
+            gain = (RIGHT_SQUARES if mask >> seat & 1 else 0) - (back[0] if seat == self.challenger else 0) \
                 - (back[1] if seat == self.challenged else 0)
             if not -POSITION_LIMIT <= self.core.P[seat] + gain <= POSITION_LIMIT:
                 raise ValueError("seat %d would move off the board to %d"

@@ -339,6 +339,7 @@ KS = 17  # ... first seen closed, after GL ticks open
 GL = 18  # QK_GLITCH_MS + 1: ticks from the first closing to a klaxon
 TICKS = 0x1FFFFFFF  # ticks_ms() wraps at 2**29: (now + ms) & TICKS is ticks_add
 
+RIGHT_SQUARES = 3  # squares a right answer goes forward (rules.md)
 SEAT_STEPS = 20  # the positions shown: 128 ms steps a seat (2.56 s), its last 2 dark (seats.py)
 # Colours (a pixel's: colour | second colour << 4): Okabe-Ito, white, a dim grey, the red
 # die; device.py's draw() has their RGB in this order
