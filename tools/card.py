@@ -667,6 +667,18 @@ def readme(text):
     return text[:a] + markdown() + text[text.index(README_END, a):]
 
 
+def files(readme_text=None):
+    """{path in the repo: its text} of everything the card makes: its sides, docs/card.md,
+    and the README (``readme_text``, default the file's) with its copy of the card."""
+    made = {"docs/card-front.svg": svg_front(), "docs/card-back.svg": svg_back(),
+            "docs/card-notes.svg": svg_notes(), "docs/card.md": markdown()}
+    if readme_text is None:
+        with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as f:
+            readme_text = f.read()
+    made["README.md"] = readme(readme_text)
+    return made
+
+
 def main(argv):
     """Write the card's sides, docs/card.md and the README's copy (--check: exit 1 if any
     differs from what the tables make)."""
@@ -677,10 +689,7 @@ def main(argv):
     if unknown:
         print("card.py: unknown argument %s (see --help)" % " ".join(unknown), file=sys.stderr)
         return 2
-    made = {"docs/card-front.svg": svg_front(), "docs/card-back.svg": svg_back(),
-            "docs/card-notes.svg": svg_notes(), "docs/card.md": markdown()}
-    with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as f:
-        made["README.md"] = readme(f.read())
+    made = files()
     bad = []
     for name, text in made.items():
         path = os.path.join(ROOT, name)

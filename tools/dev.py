@@ -5,10 +5,11 @@
     python3 tools/dev.py test                 # run every test, the VM lane and the benchmark
     python3 tools/dev.py web [--port N]       # the device in a browser, on 127.0.0.1
     python3 tools/dev.py mutants [flags]      # mutation testing (docs/mutation.md)
+    python3 tools/dev.py regen [--check]      # remake what is derived (tools/regen.py)
     python3 tools/dev.py deploy [DRIVE]       # put the firmware on a board (a maker's)
     python3 tools/dev.py bundle               # the release zips, one per board, in dist/
 
-sim, test, bench, web and mutants first make ``.venv`` beside this repo and install
+sim, test, bench, web, mutants and regen first make ``.venv`` beside this repo and install
 requirements-dev.txt into it at the versions requirements.lock pins (again only
 when one of them changes), then run inside it. deploy and bundle need none of
 that: they run on this python3 and fetch only what they use (the three
@@ -94,14 +95,14 @@ def main(argv):
     if argv and argv[0] in WITHOUT_VENV:  # from the caller's folder, as typed
         return _interactive([sys.executable, os.path.join(ROOT, "tools", argv[0] + ".py")] +
                             argv[1:], dict(os.environ, PYTHONDONTWRITEBYTECODE="1"))
-    if not argv or argv[0] not in ("sim", "test", "bench", "web", "mutants"):
+    if not argv or argv[0] not in ("sim", "test", "bench", "web", "mutants", "regen"):
         print(__doc__)
         return 2
     ensure_venv()
     env = dict(os.environ, BLINKA_OS_AGNOSTIC="1", PYTHONDONTWRITEBYTECODE="1")
     if argv[0] in ("sim", "web"):  # from the caller's folder: their paths are where they typed
         return _interactive([PY, os.path.join(ROOT, "tools", argv[0] + ".py")] + argv[1:], env)
-    if argv[0] in ("bench", "mutants"):
+    if argv[0] in ("bench", "mutants", "regen"):
         return subprocess.call([PY, os.path.join(ROOT, "tools", argv[0] + ".py")] + argv[1:],
                                cwd=ROOT, env=env)
     # The pytest script, not ``python -m pytest``: -m puts the repo root first on

@@ -1,0 +1,145 @@
+#!/usr/bin/env python3
+"""Remake everything derived, in one command (``python3 tools/dev.py regen``).
+
+What is made from one source, and by what:
+
+- each device module's const block (the names it uses): tools/consts.py, from
+  lib/qiklaxon/layout.py;
+- hardware/outputs.py's ``TONES`` and sounds/*.wav: tools/synth.py, from its ``SEGMENTS``;
+- the table card (docs/card-*.svg, docs/card.md) and the README's copy of it: tools/card.py,
+  from the firmware's tables;
+- the pictures in docs/ (the klaxon's waveform among them): tools/pictures.py.
+
+    python3 tools/dev.py regen            # write whatever differs, naming each file
+    python3 tools/dev.py regen --check    # exit 1 naming each file that differs
+
+The test command runs the check (tests/test_regen.py): a committed copy that differs
+from what its source makes fails CI. Each generator also keeps its own command
+(``tools/card.py --check`` and so on).
+"""
+
+import os
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+for _p in (os.path.join(ROOT, "tools"), os.path.join(ROOT, "lib")):
+    if _p not in sys.path:
+        sys.path.insert(0, _p)
+
+OUTPUTS = "hardware/outputs.py"
+
+
+def _consts(read):
+    import consts
+
+    table = consts.names(os.path.join(ROOT, "lib", "qiklaxon", "layout.py"))
+    return {rel: consts.make(read(rel), table) for rel in consts.device_files(ROOT)}
+
+
+def tones_in(text, source):
+    """``text`` (hardware/outputs.py) with its ``TONES = (...)`` replaced by ``source``."""
+    i = text.index("\nTONES = (\n") + 1
+    j = text.index("\n)\n", i) + 2
+    return text[:i] + source + text[j:]
+
+
+def _tones(read):
+    import synth
+
+    return {OUTPUTS: tones_in(read(OUTPUTS), synth.tones_source())}
+
+
+def _sounds(read):
+    import synth
+
+    return {"sounds/%s.wav" % name: data for name, data in synth.render().items()}
+
+
+def _card(read):
+    import card
+
+    return card.files(read("README.md"))
+
+
+def _pictures(read):
+    import pictures
+
+    return {"docs/" + name: draw() for name, draw in pictures.PICTURES.items()}
+
+
+# (what, which command makes it alone, the files' contents from the current ones)
+GENERATORS = (
+    ("the const blocks", "tools/consts.py", _consts),
+    ("TONES", "tools/synth.py --tones", _tones),
+    ("the sounds", "tools/synth.py", _sounds),
+    ("the card", "tools/card.py", _card),
+    ("the pictures", "tools/pictures.py", _pictures),
+)
+
+
+def _reader(root):
+    def read(rel):
+        path = os.path.join(root, rel)
+        if not os.path.exists(path):
+            return None
+        mode = "rb" if rel.endswith(".wav") else "r"
+        with open(path, mode, **({} if mode == "rb" else {"encoding": "utf-8"})) as f:
+            return f.read()
+    return read
+
+
+def run(check=False, root=ROOT, read=None):
+    """Make everything derived; [(file, what makes it)] of each file that differed (and,
+    unless ``check``, was written). ``read(rel)``: a file's current contents (default:
+    under ``root``); the generators run in order, each on the one before's result."""
+    read = read or _reader(root)
+    now = {}  # what the generators made so far, by file
+    makers = {}  # and which of them changed it
+
+    def current(rel):
+        return now[rel] if rel in now else read(rel)
+
+    for what, command, make in GENERATORS:
+        for rel, data in make(current).items():
+            if data != current(rel):
+                makers.setdefault(rel, []).append(command)
+            now[rel] = data
+    out = []
+    for rel, data in now.items():
+        if read(rel) == data:
+            continue
+        out.append((rel, " and ".join(makers.get(rel, ()))))
+        if not check:
+            path = os.path.join(root, rel)
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            with open(path, "wb" if isinstance(data, bytes) else "w",
+                      **({} if isinstance(data, bytes) else {"encoding": "utf-8"})) as f:
+                f.write(data)
+    return sorted(out)
+
+
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    if "-h" in argv or "--help" in argv:
+        print(__doc__)
+        return 0
+    unknown = sorted(set(argv) - {"--check"})
+    if unknown:
+        print("regen: unknown argument %s (see --help)" % " ".join(unknown), file=sys.stderr)
+        return 2
+    check = "--check" in argv
+    found = run(check=check)
+    for rel, maker in found:
+        print("regen: %s %s (made by %s)" % (rel, "differs from what it is made of" if check
+                                             else "remade", maker))
+    if check and found:
+        print("regen: python3 tools/dev.py regen remakes %s" % (
+            "it" if len(found) == 1 else "them"))
+        return 1
+    if not found:
+        print("regen: everything derived is what its source makes")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
