@@ -7,7 +7,7 @@ colours and previews."""
 import pytest
 
 import card
-from harness import Sim
+from harness import Sim, klaxon_ms
 from qiklaxon import layout  # noqa: E402  (the slots' names)
 
 # What a cell's words mean, as this test reads them: the console event the press makes
@@ -86,7 +86,7 @@ class Table:
     def go(self, *presses):
         for p in presses:
             self.press(p)
-        self.t += 1500  # a klaxon and any sound it held back are over
+        self.t += klaxon_ms() + 220  # a klaxon and any sound it held back are over
         self.sim.run_until_ms(self.t)
 
 

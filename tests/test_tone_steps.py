@@ -16,7 +16,7 @@ import _audioout
 import simclock
 import synth
 import hardware.device as D
-from harness import Sim
+from harness import Sim, klaxon_ms
 from hardware import outputs
 
 STEP_MS = 20
@@ -92,10 +92,18 @@ def test_the_klaxon_plays_each_segment_to_the_millisecond(board):
     """Passes every 2.5 ms: the device re-pitches on every 8th (the rest sample the
     buttons), every 20 ms exactly, and each of the klaxon's segment ends falls on one."""
     got, lasted, _ = heard(board, "klaxon", pass_us=2500)
-    assert lasted == 1280  # two blasts and their rests: not a step more or less
-    assert [hz for _, hz in got] == [wanted("klaxon", round(ms)) for ms, _ in got]
-    rest = [ms for ms, hz in got if not hz and ms < 1000]
-    assert rest[0] == 580 and rest[-1] < 640 and dict(got)[rest[-1] + 2.5]  # then blast 2
+    seg = segments("klaxon")  # (the tone table's: start, length, start Hz, end Hz)
+    ms = seg[-1][0] + seg[-1][1]
+    assert lasted == ms, "the klaxon sounded %g ms, its segments (TONES) last %d ms" % (
+        lasted, ms)  # two blasts and their rests: not a step more or less
+    for at, hz in got:
+        assert hz == wanted("klaxon", round(at)), "%g ms into the klaxon the pin played %d Hz, " \
+            "its segments say %d Hz" % (at, hz, wanted("klaxon", round(at)))
+    rest = [at for at, hz in got if not hz and at < seg[3][0]]  # the rest after blast 1
+    assert rest[0] == seg[2][0], "the rest began at %g ms, its segment at %d ms" % (
+        rest[0], seg[2][0])
+    assert rest[-1] < seg[3][0] and dict(got)[rest[-1] + 2.5], (
+        "blast 2 did not begin when its segment does, %d ms in" % seg[3][0])
 
 
 @pytest.mark.parametrize("board", ["pico", "cpx"])
@@ -104,8 +112,11 @@ def test_a_sweep_is_re_pitched_every_20_ms_and_no_sooner(board):
     8th) at least 20 ms after the last, 24 ms here; the klaxon's rising sweep changes its
     pitch at each."""
     got, _, _ = heard(board, "klaxon")
-    changes = [ms for (ms, hz), (_, before) in zip(got[1:], got) if hz != before and ms < 380]
-    assert len(changes) == 15 and {b - a for a, b in zip([0] + changes, changes)} == {24}
+    rise = segments("klaxon")[0][1]  # the first segment: the rising sweep, ms
+    changes = [ms for (ms, hz), (_, before) in zip(got[1:], got) if hz != before and ms < rise]
+    assert len(changes) == (rise - 1) // 24, "%d re-pitches in the klaxon's %d ms rise; every " \
+        "24 ms makes %d" % (len(changes), rise, (rise - 1) // 24)
+    assert {b - a for a, b in zip([0] + changes, changes)} == {24}, changes
 
 
 def test_the_dacs_wave_starts_once_a_note_a_held_note_is_not_restarted():
@@ -120,7 +131,7 @@ def test_the_dacs_wave_starts_once_a_note_a_held_note_is_not_restarted():
 def test_the_speaker_is_silent_and_off_once_the_sound_is_over(board):
     sim = Sim(board_name=board, klaxon_only=True)
     sim.press("klaxon", 100, 100)
-    sim.run_until_ms(1500)
+    sim.run_until_ms(100 + klaxon_ms() + 120)  # the klaxon over
     d = sim.device
     out = d.p[D._OUT]
     if d.p[D._SND][D._SOUND_WAVE] is None:

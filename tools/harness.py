@@ -63,6 +63,17 @@ _NAMES = synth.NAMES  # the device's sounds, by number
 # The builds (lib/qiklaxon/layout.py): each real board's id, every profile, each one's flash
 BOARD_IDS = {p: layout.BY_PROFILE[p]["board_id"] for p in layout.BOARDS}
 PROFILE_NAMES = ("simulated",) + layout.BOARDS
+def sound_ms(name):
+    """How long sound ``name`` plays, ms: its segments' (tools/synth.py's SEGMENTS, the one
+    source of the WAV files and the tone builds' TONES)."""
+    return round(sum(seg[2] for seg in synth.SEGMENTS[name]) * 1000)
+
+
+def klaxon_ms():
+    """How long the klaxon sounds, ms (``sound_ms``)."""
+    return sound_ms("klaxon")
+
+
 PASS_US = 1000  # the simulated loop pass: 1 ms (a board's is shorter; tools/bench.py)
 JUMP_US = 3600 * 1000000  # coarse runs: a settled device's clock jumps up to an hour at once
 NVM_CHIPS = {b["profile"]: b["chip"] for b in layout.BUILDS}
