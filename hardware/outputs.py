@@ -61,8 +61,6 @@ _LEVEL = const(1)  # pressed reads high?; the switch's level when muted
 _PX_COUNT = const(1)
 _PX_CCW = const(2)
 # The settings (hardware/settings.py's read(): values in the order of its KEYS)
-_QK_PLAYERS = const(1)
-_QK_FINISH = const(3)
 _QK_VOLUME = const(5)
 _QK_MUTE = const(6)
 _QK_BRIGHTNESS = const(7)
@@ -202,7 +200,7 @@ def start(p):
     if hasattr(sys.modules["hardware"], "outputs"):
         delattr(sys.modules["hardware"], "outputs")
     # The Device's parts (layout's _K, _R, _BUT, _OUT, _SND, _EN, _SW, _PX, _LED, _SLEEP,
-    # _WD, _FLAGS, _TIMES), then the referee's (_GAME_PLAYERS, _GAME_QM, _GAME_FINISH,
-    # _GAME_NVM, _GAME_DICE): tests/test_names.py holds each field
-    return (k, None, keys, o, snd, en[0], sw, px, en[1], sl, wd, f, t, v[_QK_PLAYERS],
-            st[_ST_FIRST], v[_QK_FINISH], prof[_P_NVM], st[_ST_DICE])
+    # _WD, _FLAGS, _TIMES), then the referee's (_GAME_V, _GAME_QM, _GAME_NVM, _GAME_DICE):
+    # tests/test_names.py holds each field
+    return (k, None, keys, o, snd, en[0], sw, px, en[1], sl, wd, f, t, v, st[_ST_FIRST],
+            prof[_P_NVM], st[_ST_DICE])

@@ -330,10 +330,8 @@ def _wrong_fields(st, game, parts, board, die, want):
          L.F_SLOTS, game[L.FLAGS]),
         ("TIMES: Device.t", isinstance(game[L.TIMES], list) and len(game[L.TIMES]) ==
          L.T_SLOTS and game[L.TIMES][L.GL] == st[L.ST_V][L.QK_GLITCH_MS] + 1, game[L.TIMES]),
-        ("GAME_PLAYERS: QK_PLAYERS", game[L.GAME_PLAYERS] == want["players"],
-         game[L.GAME_PLAYERS]),
+        ("GAME_V: the settings", game[L.GAME_V] is st[L.ST_V], game[L.GAME_V]),
         ("GAME_QM: the first QM", game[L.GAME_QM] == want["first"], game[L.GAME_QM]),
-        ("GAME_FINISH: QK_FINISH", game[L.GAME_FINISH] == want["finish"], game[L.GAME_FINISH]),
         ("GAME_NVM: the saved game's layout", game[L.GAME_NVM] is prof[L.P_NVM],
          game[L.GAME_NVM]),
         ("GAME_DICE: the die", game[L.GAME_DICE] is die, game[L.GAME_DICE]),
@@ -360,10 +358,9 @@ def test_each_start_up_part_is_the_field_its_name_says():
     assert _wrong_fields(st, game, parts, board, die, want) == []
     # two fields swapped by a producer: both named
     swap = list(game)
-    swap[layout.GAME_QM], swap[layout.GAME_FINISH] = swap[layout.GAME_FINISH], swap[
-        layout.GAME_QM]
+    swap[layout.GAME_QM], swap[layout.GAME_NVM] = swap[layout.GAME_NVM], swap[layout.GAME_QM]
     found = _wrong_fields(st, tuple(swap), parts, board, die, want)
-    assert [line.split(":")[0] for line in found] == ["GAME_QM", "GAME_FINISH"], found
+    assert [line.split(":")[0] for line in found] == ["GAME_QM", "GAME_NVM"], found
     short = st[:layout.ST_FIRST] + st[layout.ST_FIRST + 1:] + (None,)  # one left out
     found = _wrong_fields(short, game, parts, board, die, want)
     assert "ST_FIRST: the first QM is not: " in found[0] and len(found) >= 4, found

@@ -33,6 +33,8 @@ def _planted(read):
             return data.replace("**Roll.**", "**Roll!**", 1)
         if rel == "docs/ring-legend.svg":
             return data + "\n"
+        if rel == "settings.example.toml":  # a default that is not the layout's
+            return data.replace("QK_VOLUME = 8", "QK_VOLUME = 7", 1)
         return data
     return planted
 
@@ -40,6 +42,7 @@ def _planted(read):
 PLANTED = [("README.md", "tools/card.py"), ("docs/ring-legend.svg", "tools/pictures.py"),
            ("hardware/device.py", "tools/consts.py"),
            ("hardware/outputs.py", "tools/synth.py --tones"),
+           ("settings.example.toml", "tools/regen.py from the layout's SETTING_ROWS"),
            ("sounds/blip.wav", "tools/synth.py")]
 
 
@@ -64,7 +67,7 @@ def test_regen_remakes_each_file_in_a_copy(tmp_path):
     difference is remade, the rest left alone, and the check then passes."""
     for d in ("hardware", "lib", "web", "sounds", "docs"):
         shutil.copytree(os.path.join(ROOT, d), tmp_path / d)
-    for f in ("README.md", "code.py", "boot.py"):
+    for f in ("README.md", "code.py", "boot.py", "settings.example.toml"):
         shutil.copy(os.path.join(ROOT, f), tmp_path / f)
     read = _planted(regen._reader(str(tmp_path)))
     for rel, _ in PLANTED:

@@ -5,6 +5,8 @@ What is made from one source, and by what:
 
 - each device module's const block (the names it uses): tools/consts.py, from
   lib/qiklaxon/layout.py;
+- the settings' copies: hardware/settings.py's ``KEYS``, the README's settings table and
+  settings.example.toml, from the layout's ``SETTING_ROWS`` (here);
 - hardware/outputs.py's ``TONES`` and sounds/*.wav: tools/synth.py, from its ``SEGMENTS``;
 - the table card (docs/card-*.svg, docs/card.md) and the README's copy of it: tools/card.py,
   from the firmware's tables;
@@ -49,6 +51,72 @@ def _tones(read):
     return {OUTPUTS: tones_in(read(OUTPUTS), synth.tones_source())}
 
 
+def _layout():
+    from qiklaxon import layout
+
+    return layout
+
+
+def _value(v):
+    return '"%s"' % v if isinstance(v, str) else str(v)
+
+
+def keys_source(rows):
+    """hardware/settings.py's ``KEYS``, as Python source, from the layout's SETTING_ROWS."""
+    return "KEYS = (\n%s)" % "".join("    (%s, %s, %d, %d),\n" % (
+        _value(r[0]), _value(r[1]), r[2], r[3]) for r in rows)
+
+
+def _range(row):
+    low, high = row[2], row[3]
+    return "" if low > high else "0 or 1" if (low, high) == (0, 1) else "%d to %d" % (low, high)
+
+
+def settings_table(rows):
+    """The README's table of the settings, from the layout's SETTING_ROWS."""
+    out = ["| key | type | default | range | what it is |", "| --- | --- | --- | --- | --- |"]
+    for r in rows:
+        kind = "string" if r[2] > r[3] else "0 or 1" if (r[2], r[3]) == (0, 1) else "number"
+        out.append("| `%s` | %s | `%s` | %s | %s |" % (r[0], kind, _value(r[1]), _range(r),
+                                                       r[4]))
+    return "\n".join(out) + "\n"
+
+
+def example(rows, head):
+    """settings.example.toml: ``head`` (its opening comment, kept as written), then every
+    setting at its default under its words and range."""
+    out = [head.rstrip("\n") + "\n"]
+    for r in rows:
+        out.append("\n# %s%s\n%s = %s\n" % (r[4], " (%s)" % _range(r) if _range(r) else "",
+                                             r[0], _value(r[1])))
+    return "".join(out)
+
+
+README_SETTINGS = ("<!-- the settings: made by tools/regen.py from lib/qiklaxon/layout.py's "
+                   "SETTING_ROWS -->\n", "<!-- end of the settings -->\n")
+
+
+def between(text, marks, made, where):
+    """``text`` with what lies between the two marker lines ``marks`` replaced by ``made``."""
+    i = text.find(marks[0])
+    j = text.find(marks[1], i)
+    if i < 0 or j < 0:
+        raise ValueError("%s: its markers %r are gone" % (where, marks))
+    return text[:i + len(marks[0])] + made + text[j:]
+
+
+def _settings(read):
+    rows = _layout().SETTING_ROWS
+    keys = read("hardware/settings.py")
+    i = keys.index("\nKEYS = (\n") + 1
+    j = keys.index("\n)\n", i) + 2
+    head = read("settings.example.toml").split("\n\n# ")[0]
+    return {"hardware/settings.py": keys[:i] + keys_source(rows) + keys[j:],
+            "README.md": between(read("README.md"), README_SETTINGS, settings_table(rows),
+                                 "README.md"),
+            "settings.example.toml": example(rows, head)}
+
+
 def _sounds(read):
     import synth
 
@@ -70,6 +138,7 @@ def _pictures(read):
 # (what, which command makes it alone, the files' contents from the current ones)
 GENERATORS = (
     ("the const blocks", "tools/consts.py", _consts),
+    ("the settings", "tools/regen.py from the layout's SETTING_ROWS", _settings),
     ("TONES", "tools/synth.py --tones", _tones),
     ("the sounds", "tools/synth.py", _sounds),
     ("the card", "tools/card.py", _card),

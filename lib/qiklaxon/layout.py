@@ -259,12 +259,11 @@ FLAGS = 11  # Device.f
 TIMES = 12  # Device.t
 # ... and start-up's, outputs.py's for qiklaxon/restore.py: the Device's above (R: None),
 # then what the referee is made of (restore.py's; tests/test_names.py holds each field)
-GAME_PLAYERS = 13  # QK_PLAYERS: a new game's players
+GAME_V = 13  # the settings (QK_ indexes: the players, the finish, the house rules)
 GAME_QM = 14  # the first QM's seat (QK_FIRST_QM, checked against the players)
-GAME_FINISH = 15  # QK_FINISH
-GAME_NVM = 16  # the saved game's layout (the profile's P_NVM)
-GAME_DICE = 17  # dice(1, 6) rolls a die, or None: random.randint
-GAME_PARTS = 18
+GAME_NVM = 15  # the saved game's layout (the profile's P_NVM)
+GAME_DICE = 16  # dice(1, 6) rolls a die, or None: random.randint
+GAME_PARTS = 17
 # Start-up's parts from hardware/start.py for hardware/outputs.py (start()'s answer)
 ST_BOARD = 0  # the board module
 ST_MOD = 1  # the build's profile module (hardware/profile_*.py)
@@ -379,11 +378,42 @@ LEVEL = 1  # pressed reads high?; the switch's level when muted
 PX_COUNT = 1
 PX_CCW = 2
 
-# The settings (hardware/settings.py's read(): values in the order of its KEYS)
-SETTINGS = ("QK_BOARD", "QK_PLAYERS", "QK_FIRST_QM", "QK_FINISH", "QK_KLAXON_ONLY", "QK_VOLUME",
-            "QK_MUTE", "QK_BRIGHTNESS", "QK_PIXELS", "QK_PIN_KLAXON", "QK_PIN_A", "QK_PIN_B",
-            "QK_PIN_SPEAKER", "QK_PIN_PIXELS", "QK_AUDIO", "QK_GLITCH_MS", "QK_REARM_MS",
-            "QK_LONG_MS", "QK_STUCK_S", "QK_SLEEP_MIN", "QK_PIXELS_CCW")
+# The settings: settings.toml's keys, one row each, the one source of every copy: (name,
+# default, lowest, highest, what it is), lowest > highest: text in double quotes.
+# python3 tools/dev.py regen makes hardware/settings.py's KEYS, the README's settings table
+# and settings.example.toml from these rows; the firmware reads a value by its index's name,
+# v[_QK_PLAYERS] (the names below, made from the rows: QK_BOARD = 0, QK_PLAYERS = 1, ...).
+SETTING_ROWS = (
+    ("QK_BOARD", "", 1, 0, "build profile name; empty: chosen from the board"),
+    ("QK_PLAYERS", 4, 2, 10, "players at the table for the first game; later games are set up at "
+     "the table"),
+    ("QK_FIRST_QM", 0, 0, 9, "seat of the first Question Master"),
+    ("QK_FINISH", 0, 0, 9999, "square that ends the game; 0: the QM ends it"),
+    ("QK_KLAXON_ONLY", 0, 0, 1, "1: a pure Klaxon, even with more buttons wired"),
+    ("QK_VOLUME", 8, 0, 10, "loudness: 0 silent, 10 the loudest"),
+    ("QK_MUTE", 0, 0, 1, "1: no sound, lights only"),
+    ("QK_BRIGHTNESS", 20, 1, 100, "light brightness, percent"),
+    ("QK_PIXELS", -1, -1, 64, "NeoPixels wired; -1: the build's own"),
+    ("QK_PIN_KLAXON", "", 1, 0, "board pin of the Klaxon button"),
+    ("QK_PIN_A", "", 1, 0, "board pin of button A ('none': not wired)"),
+    ("QK_PIN_B", "", 1, 0, "board pin of button B ('none': not wired)"),
+    ("QK_PIN_SPEAKER", "", 1, 0, "board pin of the speaker, amp or piezo"),
+    ("QK_PIN_PIXELS", "", 1, 0, "board pin of the NeoPixels"),
+    ("QK_AUDIO", "", 1, 0, "Pico: 'piezo' (a piezo buzzer's tones) or 'amp' (a small amplifier "
+     "and speaker: recorded sounds)"),
+    ("QK_GLITCH_MS", 2, 1, 5, "a contact shorter than this never sounds, at any pass time; a "
+     "clean one 3 ms longer always does, ms"),
+    ("QK_REARM_MS", 30, 10, 500, "release needed before the next press counts, ms"),
+    ("QK_LONG_MS", 1500, 1200, 3000, "A or B held this long takes its second meaning, twice as "
+     "long its third; over a second, so that a slow tap is still a tap, ms"),
+    ("QK_STUCK_S", 10, 2, 120, "a Klaxon held this long is a stuck button, s"),
+    ("QK_SLEEP_MIN", 15, 0, 240, "idle minutes before it sleeps (Bluefruit, Pico; the Express and "
+     "Pico 2 never sleep); 0: never"),
+    ("QK_PIXELS_CCW", -1, -1, 1, "1: the pixels are numbered counter-clockwise seen from above "
+     "(the Circuit Playground's ring is); 0: clockwise (a Pico strip as wired); -1: the "
+     "build's own"),
+)
+SETTINGS = tuple(row[0] for row in SETTING_ROWS)
 for _i, _k in enumerate(SETTINGS):
     globals()[_k] = _i  # QK_BOARD = 0, QK_PLAYERS = 1, ...
 del _i, _k

@@ -58,11 +58,10 @@ _BUT = const(2)  # buttons A, B: each (DigitalInOut, level released, keys ladder
 _FLAGS = const(11)  # Device.f
 _TIMES = const(12)  # Device.t
 # ... and start-up's, outputs.py's for qiklaxon/restore.py: the Device's above (R: None),
-_GAME_PLAYERS = const(13)  # QK_PLAYERS: a new game's players
+_GAME_V = const(13)  # the settings (QK_ indexes: the players, the finish, the house rules)
 _GAME_QM = const(14)  # the first QM's seat (QK_FIRST_QM, checked against the players)
-_GAME_FINISH = const(15)  # QK_FINISH
-_GAME_NVM = const(16)  # the saved game's layout (the profile's P_NVM)
-_GAME_DICE = const(17)  # dice(1, 6) rolls a die, or None: random.randint
+_GAME_NVM = const(15)  # the saved game's layout (the profile's P_NVM)
+_GAME_DICE = const(16)  # dice(1, 6) rolls a die, or None: random.randint
 # Flags and small values (Device.f, bytearray)
 _FL = const(7)  # the ring flashes colours a | b << 4 (0: no flash)
 # Times (ticks) and numbers (Device.t, list)
@@ -71,14 +70,18 @@ _FLT = const(1)  # the flash ends
 _TICKS = const(0x1FFFFFFF)  # ticks_ms() wraps at 2**29: (now + ms) & TICKS is ticks_add
 # Colours (a pixel's: colour | second colour << 4): Okabe-Ito, white, a dim grey, the red
 _PURPLE = const(8)
+# The settings (hardware/settings.py's read(): values in the order of its KEYS)
+_QK_PLAYERS = const(1)
+_QK_FINISH = const(3)
 # (end of the made names)
 
 
 def restore(p):
     """The ``Device``'s parts from hardware/start.py's: the referee added."""
     f = p[_FLAGS]
-    n = p[_GAME_PLAYERS]
-    fin = p[_GAME_FINISH]
+    v = p[_GAME_V]  # the settings
+    n = v[_QK_PLAYERS]
+    fin = v[_QK_FINISH]
     r = None
     if p[_BUT]:
         from qiklaxon.core import Referee
