@@ -81,10 +81,11 @@ def table(field, boards=BOARDS):
 
 # ---------------------------------------------------------------------------------------
 # The names of the numbers (issue 18): every slot, op code, colour and field, once.
-# Each name is an interned string in the board's RAM, so device modules copy the ones
-# they use as private ``_NAME = const(n)``, which compile to the bare number (docs:
-# conventions.md). tests/test_names.py holds those copies to this list and forbids bare
-# numbers as indexes, op codes, console words and overlays. Host code uses these names.
+# Each name is an interned string in the board's RAM, so a device module holds the ones
+# it uses as private ``_NAME = const(n)``, which compile to the bare number (docs:
+# conventions.md), in a block tools/consts.py makes from this list (python3 tools/dev.py
+# regen: edit here, never there). tests/test_names.py holds each block to it and forbids
+# bare numbers as indexes, op codes, console words and overlays. Host code uses these names.
 
 # The referee's state: Referee.S (bytearray), and B, its copy before the log
 S_SLOTS = 19
