@@ -39,7 +39,8 @@ from qiklaxon import layout  # noqa: E402
 
 # What the board runs (game.py and layout.py are host-only)
 DEVICE_FILES = sorted(
-    glob.glob(os.path.join(ROOT, "hardware", "*.py"))
+    glob.glob(os.path.join(ROOT, "hardware", "*.py")) + glob.glob(os.path.join(ROOT, "lib", "*.py"))
+    + [os.path.join(ROOT, "safemode.py")]
     + [p for p in glob.glob(os.path.join(ROOT, "lib", "qiklaxon", "*.py"))
        if os.path.basename(p) not in ("game.py", "layout.py", "__init__.py")]
     # (and the web page's side: it runs in MicroPython, where the layout is not staged)

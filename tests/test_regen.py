@@ -67,7 +67,7 @@ def test_regen_remakes_each_file_in_a_copy(tmp_path):
     difference is remade, the rest left alone, and the check then passes."""
     for d in ("hardware", "lib", "web", "sounds", "docs"):
         shutil.copytree(os.path.join(ROOT, d), tmp_path / d)
-    for f in ("README.md", "code.py", "boot.py", "settings.example.toml"):
+    for f in ("README.md", "code.py", "boot.py", "safemode.py", "settings.example.toml"):
         shutil.copy(os.path.join(ROOT, f), tmp_path / f)
     read = _planted(regen._reader(str(tmp_path)))
     for rel, _ in PLANTED:

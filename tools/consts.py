@@ -30,7 +30,7 @@ BEGIN = ("# The names of the numbers: made by tools/consts.py from lib/qiklaxon/
 END = "# (end of the made names)\n"
 # What the board runs, and so holds its names as consts (game.py and layout.py are
 # host-only; the web page's side runs in MicroPython, where the layout is not staged)
-DEVICE = ("code.py", "boot.py", "hardware", os.path.join("lib", "qiklaxon"),
+DEVICE = ("code.py", "boot.py", "safemode.py", "hardware", "lib", os.path.join("lib", "qiklaxon"),
           os.path.join("web", "page.py"))
 HOST_ONLY = ("game.py", "layout.py")
 

@@ -35,7 +35,8 @@ def _consts(read):
     import consts
 
     table = consts.names(os.path.join(ROOT, "lib", "qiklaxon", "layout.py"))
-    return {rel: consts.make(read(rel), table) for rel in consts.device_files(ROOT)}
+    return {rel: consts.make(read(rel), table) for rel in consts.device_files(ROOT)
+            if read(rel) is not None}  # (a tree without that module: nothing to make)
 
 
 def tones_in(text, source):
