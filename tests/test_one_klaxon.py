@@ -54,7 +54,7 @@ def test_a_changed_segment_changes_both_forms(monkeypatch):
     segs = list(synth.SEGMENTS["klaxon"])
     segs[0] = (200, 450) + segs[0][2:]
     monkeypatch.setitem(synth.SEGMENTS, "klaxon", tuple(segs))
-    assert synth.tones()[0][:3] == bytes((20, 45, 38))
+    assert synth.tones()[0][:3] == bytes((20, 45, round(segs[0][2] * 100)))  # (its length: 10 ms)
     assert synth.tones()[0] != outputs.TONES[0]  # the test above would then fail
     assert synth.render()["klaxon"] != open(os.path.join(ROOT, "sounds", "klaxon.wav"),
                                             "rb").read()

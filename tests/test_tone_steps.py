@@ -91,8 +91,12 @@ def heard(board, name, pass_us=1000):
 def test_the_klaxon_plays_each_segment_to_the_millisecond(board):
     """Passes every 2.5 ms: the device re-pitches on every 8th (the rest sample the
     buttons), every 20 ms exactly, and each of the klaxon's segment ends falls on one."""
-    got, lasted, _ = heard(board, "klaxon", pass_us=2500)
     seg = segments("klaxon")  # (the tone table's: start, length, start Hz, end Hz)
+    off = [length for _, length, _, _ in seg if length % STEP_MS]
+    assert not off, "the klaxon's segments of %s ms are not whole steps of %d ms: the tone " \
+        "builds re-pitch every %d ms, so keep each segment a multiple of it" % (
+            off, STEP_MS, STEP_MS)
+    got, lasted, _ = heard(board, "klaxon", pass_us=2500)
     ms = seg[-1][0] + seg[-1][1]
     assert lasted == ms, "the klaxon sounded %g ms, its segments (TONES) last %d ms" % (
         lasted, ms)  # two blasts and their rests: not a step more or less
