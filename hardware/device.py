@@ -41,117 +41,100 @@ from adafruit_ticks import ticks_diff, ticks_ms
 if __debug__:  # CPython needs const; the Express's mpy-cross -O3 drops this import
     from micropython import const
 
-# The names of the numbers: made by tools/consts.py from lib/qiklaxon/layout.py (edit there,
-# then: python3 tools/dev.py regen). The names this module uses, at no RAM cost.
-# The referee's state: Referee.S (bytearray), and B, its copy before the log
-_PLAYERS = const(0)  # players (2..10)
-_QM = const(1)  # seat of the Question Master
-_PHASE = const(2)  # the phase (below)
-_TURN = const(3)  # seat answering now (NONE: none)
-_CHALLENGER = const(4)  # the Klaxon's challenger (NONE: none); kept until the next ask
-_CHALLENGED = const(5)  # ... and the challenged
-_DID = const(9)  # 9 + seat: what each seat did this question (below)
-_NONE = const(255)  # no seat, no roll, no sound, a button up
-# Phases (S[PHASE])
+# names: made by tools/consts.py from lib/qiklaxon/layout.py (python3 tools/dev.py regen)
+_PLAYERS = const(0)
+_QM = const(1)
+_PHASE = const(2)
+_TURN = const(3)
+_CHALLENGER = const(4)
+_CHALLENGED = const(5)
+_DID = const(9)
+_NONE = const(255)
 _ANSWERING = const(1)
 _REVEAL = const(2)
-_ENDED = const(3)  # the game is over
-# What a seat did (S[DID + seat])
-_ANSWERED = const(1)  # (0: not yet)
-# What is being entered: Referee.u (list, 7)
-_WHAT = const(0)  # what (below; 0 nothing)
-_RIGHT = const(3)  # seats marked right in the reveal (bits)
-_WRONG = const(4)  # ... marked wrong
-# What (u[WHAT])
-_PENALTY = const(1)  # a Klaxon penalty for seat u[SEAT]
-_NEW_PLAYERS = const(5)  # a new game's players
-# Keys (Referee.key; what button A or B did when let go)
-_KEY_DOWN = const(-1)  # (Device.press: a button going down, which lets go of another held)
+_ENDED = const(3)
+_ANSWERED = const(1)
+_WHAT = const(0)
+_RIGHT = const(3)
+_WRONG = const(4)
+_PENALTY = const(1)
+_NEW_PLAYERS = const(5)
+_KEY_DOWN = const(-1)
 _KEY_KLAXON = const(0)
 _KEY_A = const(1)
 _KEY_A_HELD = const(2)
-_KEY_A_2S = const(3)  # A held 2 s
-# What became of a key (Referee.key's answer; the device sounds and flashes it)
-_UNDONE = const(2)  # something taken back (undo, a mark, a step of an entry): a falling chime, blue
-# game): a rising chime, green
-_TRY = const(2)  # the Klaxon's: before a game's first question it sounds and counts for nothing
-# Overlays (Referee.more(overlay)); one in RAM at a time
-_OV_UNDO = const(0)  # qiklaxon/undo.py
-_OV_REVEAL = const(1)  # qiklaxon/reveal.py
-_OV_ENTRY = const(2)  # qiklaxon/entry.py
-_OV_OVER = const(3)  # qiklaxon/over.py
-_OV_SEATS = const(5)  # qiklaxon/seats.py (every seat's position shown)
-# The Device's parts (Device.p): hardware/device.py's _K ... and f, t
-_K = const(0)  # the Klaxon's adafruit_debouncer.Debouncer
-_R = const(1)  # the referee (qiklaxon.core.Referee), or None: a pure Klaxon
-_BUT = const(2)  # buttons A, B: each (DigitalInOut, level released, keys ladder, ms held for each)
-_OUT = const(3)  # the sound's output (an audio output or voice, or a PWMOut)
-_SND = const(4)  # the klaxon, denied and blip: samples, or tone tables and the DAC's wave
-_EN = const(5)  # the speaker enable pin, or None
-_SW = const(6)  # the slide switch, or None
-_PX = const(7)  # the NeoPixels, or None
-_LED = const(8)  # the LED, or None
-_SLEEP = const(9)  # sleep(device, now): deep sleep until the Klaxon (hardware/power.py), or None
-_WD = const(10)  # the watchdog, or None
-_FLAGS = const(11)  # Device.f
-_TIMES = const(12)  # Device.t
-# A button (Device.p[BUT][i])
-_B_IO = const(0)  # its DigitalInOut
-_B_UP = const(1)  # its level when released
-_B_KEYS = const(2)  # its ladder of keys
-# The sounds (Device.p[SND][i], Device.play(i))
+_KEY_A_2S = const(3)
+_UNDONE = const(2)
+_TRY = const(2)
+_OV_UNDO = const(0)
+_OV_REVEAL = const(1)
+_OV_ENTRY = const(2)
+_OV_OVER = const(3)
+_OV_SEATS = const(5)
+_K = const(0)
+_R = const(1)
+_BUT = const(2)
+_OUT = const(3)
+_SND = const(4)
+_EN = const(5)
+_SW = const(6)
+_PX = const(7)
+_LED = const(8)
+_SLEEP = const(9)
+_WD = const(10)
+_FLAGS = const(11)
+_TIMES = const(12)
+_B_IO = const(0)
+_B_UP = const(1)
+_B_KEYS = const(2)
 _SOUND_KLAXON = const(0)
 _SOUND_DENIED = const(1)
-_SOUND_WAVE = const(5)  # the Express's DAC wave (tone builds; None on a piezo)
-# Flags and small values (Device.f, bytearray)
-_ARM = const(0)  # the Klaxon was released long enough: its next press counts
-_STUCK = const(1)  # the Klaxon is held down too long (or was at power-on)
-_UP = const(2)  # the Klaxon debouncer's bits (debounced, unstable) while released: 0 or 3
-_CUR = const(3)  # the sound playing (NONE: none)
-_PEND = const(4)  # the sound waiting for the klaxon to end (NONE: none)
+_SOUND_WAVE = const(5)
+_ARM = const(0)
+_STUCK = const(1)
+_UP = const(2)
+_CUR = const(3)
+_PEND = const(4)
 _MUTE = const(5)
-_SWM = const(6)  # the slide switch's level when muted
-_FL = const(7)  # the ring flashes colours a | b << 4 (0: no flash)
-_DIRTY = const(8)  # the scene changed: draw it
-_ANIM = const(9)  # something blinks: draw at each 128 ms step
-_PH = const(10)  # the step drawn
-_PV = const(11)  # a held button's preview, colour | pattern << 4 (0: none)
-_N = const(12)  # passes, modulo 256
-_DUE = const(13)  # a save is due at t[SV]
-_NB = const(14)  # buttons (0 to 2)
-_FAULT = const(15)  # a fault: a pure Klaxon until t[FT] + 5 s (OUT_OF_MEMORY: then a fresh heap)
-_NP = const(16)  # pixels
-_OUT_OF_MEMORY = const(2)  # f[FAULT] when the referee could not allocate
-_TONE = const(17)  # the sounds are tone sweeps
-_SEG = const(18)  # the sweep's segment
-_LV = const(19)  # 19, 20: the level each button has reached while held (NONE: up)
-_RAW = const(21)  # 21, 22: each button's last sample << 1 | its level taken
-_CCW = const(23)  # the pixels are numbered counter-clockwise (seen from above, face up)
-_DICE = const(24)  # since t[DT] the ring shows, by its overlay: the roll (OV_ENTRY) until the next action,
-# or every position (OV_SEATS, qiklaxon/seats.py); 0 the game
-_WOKE = const(25)  # the board woke from deep sleep on the Klaxon: that press counts
-_SPAN = const(26)  # the Klaxon's contact has closed since it was last open GL ticks
-# Times (ticks) and numbers (Device.t, list)
-_KT = const(0)  # the Klaxon's last edge
-_FLT = const(1)  # the flash ends
-_SV = const(2)  # a save is due
-_LAST = const(3)  # the last press or sound
-_FT = const(4)  # the fault
-_REARM = const(5)  # ms the Klaxon must be released before its next press counts
-_HELD = const(6)  # ms held before the Klaxon counts as stuck
-_IDLE = const(7)  # ms idle before sleeping
-_DUTY = const(8)  # a piezo's duty cycle (the volume)
-_T0 = const(9)  # the sweep's segment started
-_TN = const(10)  # the sweep's next step
-_HZ = const(11)  # the pitch now
-_BT = const(12)  # 12, 13: when each button went down
-_SMP = const(14)  # when the buttons were last sampled
-_DT = const(15)  # the roll shown since
-_KR = const(16)  # the Klaxon's contact last seen closed
-_KS = const(17)  # ... first seen closed, after GL ticks open
-_GL = const(18)  # QK_GLITCH_MS + 1: ticks from the first closing to a klaxon
-_TICKS = const(0x1FFFFFFF)  # ticks_ms() wraps at 2**29: (now + ms) & TICKS is ticks_add
-# Colours (a pixel's: colour | second colour << 4): Okabe-Ito, white, a dim grey, the red
+_SWM = const(6)
+_FL = const(7)
+_DIRTY = const(8)
+_ANIM = const(9)
+_PH = const(10)
+_PV = const(11)
+_N = const(12)
+_DUE = const(13)
+_NB = const(14)
+_FAULT = const(15)
+_NP = const(16)
+_OUT_OF_MEMORY = const(2)
+_TONE = const(17)
+_SEG = const(18)
+_LV = const(19)
+_RAW = const(21)
+_CCW = const(23)
+_DICE = const(24)
+_WOKE = const(25)
+_SPAN = const(26)
+_KT = const(0)
+_FLT = const(1)
+_SV = const(2)
+_LAST = const(3)
+_FT = const(4)
+_REARM = const(5)
+_HELD = const(6)
+_IDLE = const(7)
+_DUTY = const(8)
+_T0 = const(9)
+_TN = const(10)
+_HZ = const(11)
+_BT = const(12)
+_SMP = const(14)
+_DT = const(15)
+_KR = const(16)
+_KS = const(17)
+_GL = const(18)
+_TICKS = const(0x1FFFFFFF)
 _WHITE = const(1)
 _YELLOW = const(2)
 _GREEN = const(3)
@@ -161,10 +144,9 @@ _SKY = const(6)
 _ORANGE = const(7)
 _PURPLE = const(8)
 _BLUE = const(9)
-# Patterns (pattern << 4), in 128 ms steps of 8: lit, the colour; else the second (0: steady)
-_SLOW = const(1)  # 4 steps each
-_FAST = const(2)  # 1 step each
-# (end of the made names)
+_SLOW = const(1)
+_FAST = const(2)
+# (end of the names)
 
 
 class Device:

@@ -5,62 +5,50 @@ import sys
 if __debug__:  # CPython needs const; the Express's mpy-cross -O3 drops this import
     from micropython import const
 
-# The names of the numbers: made by tools/consts.py from lib/qiklaxon/layout.py (edit there,
-# then: python3 tools/dev.py regen). The names this module uses, at no RAM cost.
-# The referee's state: Referee.S (bytearray), and B, its copy before the log
-_NONE = const(255)  # no seat, no roll, no sound, a button up
-# Start-up's parts from hardware/start.py for hardware/outputs.py (start()'s answer)
-_ST_BOARD = const(0)  # the board module
-_ST_MOD = const(1)  # the build's profile module (hardware/profile_*.py)
-_ST_V = const(2)  # the settings (QK_ indexes)
-_ST_BAD = const(3)  # lines reported so far (the purple flash)
-_ST_FIRST = const(4)  # the first QM's seat, checked against the players
-_ST_K = const(5)  # the Klaxon's adafruit_debouncer.Debouncer
-_ST_KP = const(6)  # ... (its DigitalInOut, its pin, pressed reads high?)
-_ST_KEYS = const(7)  # buttons A, B (as BUT)
-_ST_DICE = const(8)  # as GAME_DICE
-# A button (Device.p[BUT][i])
-_B_IO = const(0)  # its DigitalInOut
-# The sounds (Device.p[SND][i], Device.play(i))
-_SOUND_WAVE = const(5)  # the Express's DAC wave (tone builds; None on a piezo)
-# Flags and small values (Device.f, bytearray)
+# names: made by tools/consts.py from lib/qiklaxon/layout.py (python3 tools/dev.py regen)
+_NONE = const(255)
+_ST_BOARD = const(0)
+_ST_MOD = const(1)
+_ST_V = const(2)
+_ST_BAD = const(3)
+_ST_FIRST = const(4)
+_ST_K = const(5)
+_ST_KP = const(6)
+_ST_KEYS = const(7)
+_ST_DICE = const(8)
+_B_IO = const(0)
+_SOUND_WAVE = const(5)
 _F_SLOTS = const(27)
-_ARM = const(0)  # the Klaxon was released long enough: its next press counts
-_STUCK = const(1)  # the Klaxon is held down too long (or was at power-on)
-_UP = const(2)  # the Klaxon debouncer's bits (debounced, unstable) while released: 0 or 3
-_CUR = const(3)  # the sound playing (NONE: none)
-_PEND = const(4)  # the sound waiting for the klaxon to end (NONE: none)
+_ARM = const(0)
+_STUCK = const(1)
+_UP = const(2)
+_CUR = const(3)
+_PEND = const(4)
 _MUTE = const(5)
-_SWM = const(6)  # the slide switch's level when muted
-_FL = const(7)  # the ring flashes colours a | b << 4 (0: no flash)
-_DIRTY = const(8)  # the scene changed: draw it
-_NB = const(14)  # buttons (0 to 2)
-_NP = const(16)  # pixels
-_TONE = const(17)  # the sounds are tone sweeps
-_LV = const(19)  # 19, 20: the level each button has reached while held (NONE: up)
-_RAW = const(21)  # 21, 22: each button's last sample << 1 | its level taken
-_CCW = const(23)  # the pixels are numbered counter-clockwise (seen from above, face up)
-# or every position (OV_SEATS, qiklaxon/seats.py); 0 the game
-_WOKE = const(25)  # the board woke from deep sleep on the Klaxon: that press counts
-# Times (ticks) and numbers (Device.t, list)
-_FLT = const(1)  # the flash ends
-_TICKS = const(0x1FFFFFFF)  # ticks_ms() wraps at 2**29: (now + ms) & TICKS is ticks_add
-# Colours (a pixel's: colour | second colour << 4): Okabe-Ito, white, a dim grey, the red
+_SWM = const(6)
+_FL = const(7)
+_DIRTY = const(8)
+_NB = const(14)
+_NP = const(16)
+_TONE = const(17)
+_LV = const(19)
+_RAW = const(21)
+_CCW = const(23)
+_WOKE = const(25)
+_FLT = const(1)
+_TICKS = const(0x1FFFFFFF)
 _PURPLE = const(8)
-# The profile's fields: PROFILE in hardware/profile_*.py (simprofiles.py's FIELDS)
-_P_SWITCH = const(3)  # (pin, its level when muted) or None
-_P_SPEAKER = const(5)  # its pin
-_P_SPEAKER_ENABLE = const(6)  # the amplifier's enable pin, or None
-_P_PIXELS = const(7)  # (pin, how many, numbered counter-clockwise?)
-_P_SLEEP = const(9)  # deep sleep until the Klaxon, where the port has alarm
-_P_NVM = const(10)  # saved-game layout: True an append log (RP2040), False ping-pong
-_P_WATCHDOG = const(11)  # the port has a watchdog
-# Inside a field: a pin's (pin, level) pair, the pixels' (pin, count, counter-clockwise?)
+_P_SWITCH = const(3)
+_P_SPEAKER = const(5)
+_P_SPEAKER_ENABLE = const(6)
+_P_PIXELS = const(7)
+_P_SLEEP = const(9)
+_P_NVM = const(10)
+_P_WATCHDOG = const(11)
 _PIN = const(0)
-_LEVEL = const(1)  # pressed reads high?; the switch's level when muted
+_LEVEL = const(1)
 _PX_COUNT = const(1)
 _PX_CCW = const(2)
-# The settings (hardware/settings.py's read(): values in the order of its KEYS)
 _QK_VOLUME = const(5)
 _QK_MUTE = const(6)
 _QK_BRIGHTNESS = const(7)
@@ -73,7 +61,7 @@ _QK_REARM_MS = const(16)
 _QK_STUCK_S = const(18)
 _QK_SLEEP_MIN = const(19)
 _QK_PIXELS_CCW = const(20)
-# (end of the made names)
+# (end of the names)
 
 # The sounds as tone sweeps: the Pico's piezo, and the Express, whose 16 KB heap has no
 # room for WAV through ``audioio`` (a ``WaveFile`` keeps two 512-byte DMA buffers, and

@@ -7,11 +7,9 @@ deploy for it leaves this module out and the firmware never imports it.
 if __debug__:  # CPython needs const; mpy-cross -O3 drops this import
     from micropython import const
 
-# The names of the numbers: made by tools/consts.py from lib/qiklaxon/layout.py (edit there,
-# then: python3 tools/dev.py regen). The names this module uses, at no RAM cost.
-# Flags and small values (Device.f, bytearray)
-_FL = const(7)  # the ring flashes colours a | b << 4 (0: no flash)
-# (end of the made names)
+# names: made by tools/consts.py from lib/qiklaxon/layout.py (python3 tools/dev.py regen)
+_FL = const(7)
+# (end of the names)
 
 
 def start(io, pin, high, sleep, dog):

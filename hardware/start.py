@@ -9,14 +9,10 @@ import sys
 if __debug__:  # CPython needs const; the Express's mpy-cross -O3 drops this import
     from micropython import const
 
-# The names of the numbers: made by tools/consts.py from lib/qiklaxon/layout.py (edit there,
-# then: python3 tools/dev.py regen). The names this module uses, at no RAM cost.
-# The profile's fields: PROFILE in hardware/profile_*.py (simprofiles.py's FIELDS)
-_P_KLAXON = const(0)  # (pin, pressed reads high?)
-# Inside a field: a pin's (pin, level) pair, the pixels' (pin, count, counter-clockwise?)
+# names: made by tools/consts.py from lib/qiklaxon/layout.py (python3 tools/dev.py regen)
+_P_KLAXON = const(0)
 _PIN = const(0)
-_LEVEL = const(1)  # pressed reads high?; the switch's level when muted
-# The settings (hardware/settings.py's read(): values in the order of its KEYS)
+_LEVEL = const(1)
 _QK_BOARD = const(0)
 _QK_PLAYERS = const(1)
 _QK_FIRST_QM = const(2)
@@ -26,7 +22,7 @@ _QK_PIN_A = const(10)
 _QK_PIN_B = const(11)
 _QK_GLITCH_MS = const(15)
 _QK_LONG_MS = const(17)
-# (end of the made names)
+# (end of the names)
 
 
 def start(s, b=None, d=None):

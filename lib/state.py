@@ -20,14 +20,11 @@ import sys
 if __debug__:  # CPython needs const; the Express's mpy-cross -O3 drops this import
     from micropython import const
 
-# The names of the numbers: made by tools/consts.py from lib/qiklaxon/layout.py (edit there,
-# then: python3 tools/dev.py regen). The names this module uses, at no RAM cost.
-# The referee's state: Referee.S (bytearray), and B, its copy before the log
-_PLAYERS = const(0)  # players (2..10)
-# Flags and small values (Device.f, bytearray)
-_STUCK = const(1)  # the Klaxon is held down too long (or was at power-on)
-_FAULT = const(15)  # a fault: a pure Klaxon until t[FT] + 5 s (OUT_OF_MEMORY: then a fresh heap)
-# (end of the made names)
+# names: made by tools/consts.py from lib/qiklaxon/layout.py (python3 tools/dev.py regen)
+_PLAYERS = const(0)
+_STUCK = const(1)
+_FAULT = const(15)
+# (end of the names)
 
 
 def show(d):

@@ -157,13 +157,13 @@ def test_a_block_that_differs_is_named_field_by_field():
     for good, bad, want in (
             ("_PHASE = const(2)", "_PHASE = const(3)", "core.py: _PHASE = const(3) but "
              "layout.PHASE is 2"),
-            ("_PHASE = const(2)  # the phase (below)\n", "", "core.py: uses _PHASE but its "
+            ("_PHASE = const(2)\n", "", "core.py: uses _PHASE but its "
              "block lacks it (layout: PHASE = 2)"),
             ("_QM = const(1)", "_QM = const(1)\n_CUR = const(3)", "core.py: its block holds "
              "_CUR, which the module no longer uses"),
             ("_QM = const(1)", "_QM = const(1)\n_NOPE = const(3)", "core.py: its block holds "
              "_NOPE, which is not in lib/qiklaxon/layout.py"),
-            ("# (end of the made names)", "# (the end)", "a block's begin marker without its "
+            ("# (end of the names)", "# (the end)", "a block's begin marker without its "
              "end")):
         assert good in clean, good
         broken = clean.replace(good, bad, 1)

@@ -154,7 +154,5 @@ def test_every_device_file_compiles_on_micropython(folder):
     sources = {f: open(os.path.join(ROOT, f)).read() for f in files}
     code = ("import json\nsrcs = json.loads(%r)\nfor name in sorted(srcs):\n"
             "    compile(srcs[name], name, 'exec')\n    print('ok', name)\n" % json.dumps(sources))
-    # (the cost grows with the sources' length, comments too: the made const blocks carry
-    # the layout's comments, 20 KB more; 4.3e9 of fuel where the cap was 4e9)
-    out, _ = vm.run(code, folder, fuel=2 * vm.FUEL)
+    out, _ = vm.run(code, folder)
     assert out.split() == [w for f in sorted(files) for w in ("ok", f)]

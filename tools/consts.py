@@ -6,8 +6,8 @@ setting index and part. A device module cannot import it (each name would be a g
 the board's RAM), so it holds the names it uses as private ``_NAME = const(n)`` lines,
 which the board's ``mpy-cross`` folds to the bare number: they cost nothing. This
 writes that block, between the two marker lines below, with exactly the names the module
-uses (``_NAME`` anywhere in its code) at the layout's values, with the layout's comments.
-A module that uses a name of the layout must hold the block; nothing else in it is
+uses (``_NAME`` anywhere in its code) at the layout's values (what each means: the layout's
+comments). A module that uses a name of the layout must hold the block; nothing else in it is
 touched.
 
     python3 tools/consts.py            # rewrite every device module's block
@@ -24,10 +24,10 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SOURCE = os.path.join(ROOT, "lib", "qiklaxon", "layout.py")
-BEGIN = ("# The names of the numbers: made by tools/consts.py from lib/qiklaxon/layout.py (edit "
-         "there,\n# then: python3 tools/dev.py regen). The names this module uses, at no RAM "
-         "cost.\n")
-END = "# (end of the made names)\n"
+# (short: a deploy without mpy-cross copies the .py files, comments too, and its budget is
+# 200 KB; the names' meanings are in the layout)
+BEGIN = "# names: made by tools/consts.py from lib/qiklaxon/layout.py (python3 tools/dev.py regen)\n"
+END = "# (end of the names)\n"
 # What the board runs, and so holds its names as consts (game.py and layout.py are
 # host-only; the web page's side runs in MicroPython, where the layout is not staged)
 DEVICE = ("code.py", "boot.py", "safemode.py", "hardware", "lib", os.path.join("lib", "qiklaxon"),
@@ -109,15 +109,10 @@ def used(text, table):
 def block(want, table):
     """The block's text for names ``want``, in the layout's order."""
     out = []
-    last = None
     for name, (value, comment, heading) in table.items():
         if name in want:
-            if heading != last:
-                out.append("# %s\n" % heading if heading else "")
-                last = heading
             number = "0x%X" % value if value > 0xFFFF else str(value)
-            out.append("_%s = const(%s)%s\n" % (name, number,
-                                               "  # " + comment if comment else ""))
+            out.append("_%s = const(%s)\n" % (name, number))
     return "".join(out)
 
 

@@ -41,21 +41,17 @@ import simclock  # noqa: E402
 if __debug__:  # (this VM has no lib/qiklaxon/layout.py: the device's names, as device.py's)
     from micropython import const
 
-# The names of the numbers: made by tools/consts.py from lib/qiklaxon/layout.py (edit there,
-# then: python3 tools/dev.py regen). The names this module uses, at no RAM cost.
-# The referee's state: Referee.S (bytearray), and B, its copy before the log
-_PLAYERS = const(0)  # players (2..10)
-_QM = const(1)  # seat of the Question Master
-_PHASE = const(2)  # the phase (below)
-_TURN = const(3)  # seat answering now (NONE: none)
-_CHALLENGER = const(4)  # the Klaxon's challenger (NONE: none); kept until the next ask
-_CHALLENGED = const(5)  # ... and the challenged
-# The Device's parts (Device.p): hardware/device.py's _K ... and f, t
-_SND = const(4)  # the klaxon, denied and blip: samples, or tone tables and the DAC's wave
-_PX = const(7)  # the NeoPixels, or None
-# Flags and small values (Device.f, bytearray)
-_N = const(12)  # passes, modulo 256
-# (end of the made names)
+# names: made by tools/consts.py from lib/qiklaxon/layout.py (python3 tools/dev.py regen)
+_PLAYERS = const(0)
+_QM = const(1)
+_PHASE = const(2)
+_TURN = const(3)
+_CHALLENGER = const(4)
+_CHALLENGED = const(5)
+_SND = const(4)
+_PX = const(7)
+_N = const(12)
+# (end of the names)
 
 BUILD = "simulated"  # Blinka's OS-agnostic pins, WAV sounds, a 10-pixel ring, deep sleep
 BASE = "QK_BRIGHTNESS = 100\n"  # settings.toml: the screen dims, not the firmware

@@ -33,80 +33,67 @@ from array import array
 if __debug__:  # CPython needs const; the Express's mpy-cross -O3 drops this import
     from micropython import const
 
-# The names of the numbers: made by tools/consts.py from lib/qiklaxon/layout.py (edit there,
-# then: python3 tools/dev.py regen). The names this module uses, at no RAM cost.
-# The referee's state: Referee.S (bytearray), and B, its copy before the log
+# names: made by tools/consts.py from lib/qiklaxon/layout.py (python3 tools/dev.py regen)
 _S_SLOTS = const(19)
-_PLAYERS = const(0)  # players (2..10)
-_QM = const(1)  # seat of the Question Master
-_PHASE = const(2)  # the phase (below)
-_TURN = const(3)  # seat answering now (NONE: none)
-_CHALLENGER = const(4)  # the Klaxon's challenger (NONE: none); kept until the next ask
-_CHALLENGED = const(5)  # ... and the challenged
-_ROLL = const(6)  # last roll: (red-1)*36 + (white-1)*6 + (blue-1) (NONE: none)
-_FINISH = const(7)  # 7, 8: the square that ends the game, big-endian (0: the QM ends it)
+_PLAYERS = const(0)
+_QM = const(1)
+_PHASE = const(2)
+_TURN = const(3)
+_CHALLENGER = const(4)
+_CHALLENGED = const(5)
+_ROLL = const(6)
+_FINISH = const(7)
 _FINISH_LO = const(8)
-_DID = const(9)  # 9 + seat: what each seat did this question (below)
-_SEATS = const(10)  # seats at most (Referee.P, Q: each seat's square)
-_NONE = const(255)  # no seat, no roll, no sound, a button up
-# Phases (S[PHASE])
-_BETWEEN = const(0)  # between questions
+_DID = const(9)
+_SEATS = const(10)
+_NONE = const(255)
+_BETWEEN = const(0)
 _ANSWERING = const(1)
 _REVEAL = const(2)
-_ENDED = const(3)  # the game is over
-# What a seat did (S[DID + seat])
-_ANSWERED = const(1)  # (0: not yet)
+_ENDED = const(3)
+_ANSWERED = const(1)
 _PASSED = const(2)
-# What is being entered: Referee.u (list, 7)
 _U_SLOTS = const(7)
-_WHAT = const(0)  # what (below; 0 nothing)
-_RIGHT = const(3)  # seats marked right in the reveal (bits)
-_WRONG = const(4)  # ... marked wrong
-_CHALLENGER_PEN = const(5)  # the challenger's Klaxon penalty
-_CHALLENGED_PEN = const(6)  # the challenged's
-# What (u[WHAT])
-_PENALTY = const(1)  # a Klaxon penalty for seat u[SEAT]
-_BACKWARD = const(4)  # how far back
-_NEW_PLAYERS = const(5)  # a new game's players
-# Op codes (Referee.act), their arguments, and their log bytes (core.py's _LEN; undo: none)
+_WHAT = const(0)
+_RIGHT = const(3)
+_WRONG = const(4)
+_CHALLENGER_PEN = const(5)
+_CHALLENGED_PEN = const(6)
+_PENALTY = const(1)
+_BACKWARD = const(4)
+_NEW_PLAYERS = const(5)
 _OP_UNDO = const(0)
-_OP_ROLL = const(1)  # the dice code (ROLL's)
+_OP_ROLL = const(1)
 _OP_ASK = const(2)
 _OP_ANSWER = const(3)
 _OP_PASS = const(4)
 _OP_KLAXON = const(5)
-_OP_REVEAL = const(6)  # seats right as 16 bits (2 bytes), the challenger's penalty, the challenged's
-_OP_MISS = const(7)  # miss a go
-_OP_MOVE = const(8)  # seat, squares as 16 bits (2 bytes)
+_OP_REVEAL = const(6)
+_OP_MISS = const(7)
+_OP_MOVE = const(8)
 _OP_END = const(9)
-_OP_NEW = const(10)  # players, first QM, finish as 16 bits (2 bytes)
-# The phase each op up to OP_MOVE needs (OP_END: not ENDED; OP_NEW: ENDED)
-_LOG_SIZE = const(64)  # log bytes at most (Referee.L holds 5 more: the longest op)
-_FOLD_AT = const(48)  # between questions, a log past this folds first: a whole question's room
-# Refusals (what act() returns; 0: taken)
-_NOT_NOW = const(1)  # not now, or nothing to undo
-_NOBODY_ANSWERED = const(2)  # the Klaxon's: nobody has answered yet
-_NO_QUESTION = const(3)  # ... no question running
-_HAD_KLAXON = const(4)  # ... this question already had its Klaxon
-_ALL_ANSWERED = const(5)  # ... everyone has answered
-_GAME_OVER = const(6)  # ... the game is over
-_BAD_ARG = const(7)  # an argument the board cannot take
-# Keys (Referee.key; what button A or B did when let go)
+_OP_NEW = const(10)
+_LOG_SIZE = const(64)
+_FOLD_AT = const(48)
+_NOT_NOW = const(1)
+_NOBODY_ANSWERED = const(2)
+_NO_QUESTION = const(3)
+_HAD_KLAXON = const(4)
+_ALL_ANSWERED = const(5)
+_GAME_OVER = const(6)
+_BAD_ARG = const(7)
 _KEY_A = const(1)
 _KEY_A_HELD = const(2)
-_KEY_A_2S = const(3)  # A held 2 s
+_KEY_A_2S = const(3)
 _KEY_B = const(4)
 _KEY_B_HELD = const(5)
 _KEY_B_2S = const(6)
-# What became of a key (Referee.key's answer; the device sounds and flashes it)
-_REFUSED = const(0)  # the buzz: nothing changed
-_TAKEN = const(1)  # the blip
-_UNDONE = const(2)  # something taken back (undo, a mark, a step of an entry): a falling chime, blue
-_DONE = const(3)  # a position or the QM changed (a roll, a reveal, a move, a miss, the end, a new
-# game): a rising chime, green
-_TRY = const(2)  # the Klaxon's: before a game's first question it sounds and counts for nothing
-# Console words (Referee.out(word, numbers...)); tools/events.py reads the lines
-_W_REFUSED = const(5)  # its number is a refusal (2..6): the word is WORDS[refusal - 2]
+_REFUSED = const(0)
+_TAKEN = const(1)
+_UNDONE = const(2)
+_DONE = const(3)
+_TRY = const(2)
+_W_REFUSED = const(5)
 _W_KLAXON = const(6)
 _W_UNDO = const(7)
 _W_END = const(8)
@@ -118,16 +105,15 @@ _W_ANSWER = const(20)
 _W_PASS = const(21)
 _W_REVEAL = const(24)
 _W_GAME_OVER = const(25)
-# Overlays (Referee.more(overlay)); one in RAM at a time
-_OV_UNDO = const(0)  # qiklaxon/undo.py
-_OV_REVEAL = const(1)  # qiklaxon/reveal.py
-_OV_ENTRY = const(2)  # qiklaxon/entry.py
-_OV_OVER = const(3)  # qiklaxon/over.py
-_OV_SAVE = const(4)  # qiklaxon/save.py
-_OV_TIDY = const(6)  # more(): none loaded; those the state does not need dropped
-_OV_ROOM = const(4096)  # bytes free below which a load collects the garbage first (the Express)
-_RIGHT_SQUARES = const(3)  # squares a right answer goes forward (rules.md)
-# (end of the made names)
+_OV_UNDO = const(0)
+_OV_REVEAL = const(1)
+_OV_ENTRY = const(2)
+_OV_OVER = const(3)
+_OV_SAVE = const(4)
+_OV_TIDY = const(6)
+_OV_ROOM = const(4096)
+_RIGHT_SQUARES = const(3)
+# (end of the names)
 
 _LEN = b"\x00\x02\x01\x01\x01\x01\x05\x01\x04\x01\x05"  # log bytes of each action (layout's OP_LOG_BYTES)
 

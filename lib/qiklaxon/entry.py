@@ -9,47 +9,37 @@ count one down; at 0, the seat again; while choosing the seat, no move).
 if __debug__:  # CPython needs const; the Express's mpy-cross -O3 drops this import
     from micropython import const
 
-# The names of the numbers: made by tools/consts.py from lib/qiklaxon/layout.py (edit there,
-# then: python3 tools/dev.py regen). The names this module uses, at no RAM cost.
-# The referee's state: Referee.S (bytearray), and B, its copy before the log
-_PLAYERS = const(0)  # players (2..10)
-_QM = const(1)  # seat of the Question Master
-_PHASE = const(2)  # the phase (below)
-_ROLL = const(6)  # last roll: (red-1)*36 + (white-1)*6 + (blue-1) (NONE: none)
-# What is being entered: Referee.u (list, 7)
-_WHAT = const(0)  # what (below; 0 nothing)
-_COUNT = const(1)  # the count being entered
-_SEAT = const(2)  # the seat being entered (or whose penalty)
-# What (u[WHAT])
-_WHICH = const(2)  # which seat to move
-_FORWARD = const(3)  # how far forward
-_BACKWARD = const(4)  # how far back
-# Op codes (Referee.act), their arguments, and their log bytes (core.py's _LEN; undo: none)
-_OP_MOVE = const(8)  # seat, squares as 16 bits (2 bytes)
-# Keys (Referee.key; what button A or B did when let go)
+# names: made by tools/consts.py from lib/qiklaxon/layout.py (python3 tools/dev.py regen)
+_PLAYERS = const(0)
+_QM = const(1)
+_PHASE = const(2)
+_ROLL = const(6)
+_WHAT = const(0)
+_COUNT = const(1)
+_SEAT = const(2)
+_WHICH = const(2)
+_FORWARD = const(3)
+_BACKWARD = const(4)
+_OP_MOVE = const(8)
 _KEY_A = const(1)
 _KEY_A_HELD = const(2)
-_KEY_A_2S = const(3)  # A held 2 s
+_KEY_A_2S = const(3)
 _KEY_B = const(4)
 _KEY_B_HELD = const(5)
-# What became of a key (Referee.key's answer; the device sounds and flashes it)
-_REFUSED = const(0)  # the buzz: nothing changed
-_TAKEN = const(1)  # the blip
-_UNDONE = const(2)  # something taken back (undo, a mark, a step of an entry): a falling chime, blue
-_DONE = const(3)  # a position or the QM changed (a roll, a reveal, a move, a miss, the end, a new
-# Console words (Referee.out(word, numbers...)); tools/events.py reads the lines
+_REFUSED = const(0)
+_TAKEN = const(1)
+_UNDONE = const(2)
+_DONE = const(3)
 _W_SEAT = const(12)
 _W_COUNT = const(13)
 _W_MOVE = const(15)
 _W_BACK = const(26)
-# Colours (a pixel's: colour | second colour << 4): Okabe-Ito, white, a dim grey, the red
 _WHITE = const(1)
 _ORANGE = const(7)
 _BLUE = const(9)
-# Patterns (pattern << 4), in 128 ms steps of 8: lit, the colour; else the second (0: steady)
-_SLOW = const(1)  # 4 steps each
-_FAST = const(2)  # 1 step each
-# (end of the made names)
+_SLOW = const(1)
+_FAST = const(2)
+# (end of the names)
 
 
 def key(r, k):

@@ -10,43 +10,33 @@ held long again leaves the set-up with the game as it was.
 if __debug__:  # CPython needs const; the Express's mpy-cross -O3 drops this import
     from micropython import const
 
-# The names of the numbers: made by tools/consts.py from lib/qiklaxon/layout.py (edit there,
-# then: python3 tools/dev.py regen). The names this module uses, at no RAM cost.
-# The referee's state: Referee.S (bytearray), and B, its copy before the log
-_PLAYERS = const(0)  # players (2..10)
-_SEATS = const(10)  # seats at most (Referee.P, Q: each seat's square)
-# What is being entered: Referee.u (list, 7)
-_WHAT = const(0)  # what (below; 0 nothing)
-_COUNT = const(1)  # the count being entered
-_SEAT = const(2)  # the seat being entered (or whose penalty)
-# What (u[WHAT])
-_NEW_PLAYERS = const(5)  # a new game's players
-_NEW_QM = const(6)  # its first QM
-# Op codes (Referee.act), their arguments, and their log bytes (core.py's _LEN; undo: none)
-_OP_NEW = const(10)  # players, first QM, finish as 16 bits (2 bytes)
-# Keys (Referee.key; what button A or B did when let go)
+# names: made by tools/consts.py from lib/qiklaxon/layout.py (python3 tools/dev.py regen)
+_PLAYERS = const(0)
+_SEATS = const(10)
+_WHAT = const(0)
+_COUNT = const(1)
+_SEAT = const(2)
+_NEW_PLAYERS = const(5)
+_NEW_QM = const(6)
+_OP_NEW = const(10)
 _KEY_A = const(1)
 _KEY_B = const(4)
 _KEY_B_HELD = const(5)
 _KEY_B_2S = const(6)
-# What became of a key (Referee.key's answer; the device sounds and flashes it)
-_REFUSED = const(0)  # the buzz: nothing changed
-_TAKEN = const(1)  # the blip
-_UNDONE = const(2)  # something taken back (undo, a mark, a step of an entry): a falling chime, blue
-_DONE = const(3)  # a position or the QM changed (a roll, a reveal, a move, a miss, the end, a new
-# Console words (Referee.out(word, numbers...)); tools/events.py reads the lines
+_REFUSED = const(0)
+_TAKEN = const(1)
+_UNDONE = const(2)
+_DONE = const(3)
 _W_NEW = const(9)
 _W_PLAYERS = const(10)
 _W_FIRST = const(11)
 _W_BACK = const(26)
-# Colours (a pixel's: colour | second colour << 4): Okabe-Ito, white, a dim grey, the red
 _WHITE = const(1)
 _GREEN = const(3)
 _GREY = const(4)
 _SKY = const(6)
-# Patterns (pattern << 4), in 128 ms steps of 8: lit, the colour; else the second (0: steady)
-_FAST = const(2)  # 1 step each
-# (end of the made names)
+_FAST = const(2)
+# (end of the names)
 
 
 def key(r, k):

@@ -13,67 +13,53 @@ from qiklaxon.core import check
 if __debug__:  # CPython needs const; the Express's mpy-cross -O3 drops this import
     from micropython import const
 
-# The names of the numbers: made by tools/consts.py from lib/qiklaxon/layout.py (edit there,
-# then: python3 tools/dev.py regen). The names this module uses, at no RAM cost.
-# The referee's state: Referee.S (bytearray), and B, its copy before the log
-_PLAYERS = const(0)  # players (2..10)
-_QM = const(1)  # seat of the Question Master
-_PHASE = const(2)  # the phase (below)
-_TURN = const(3)  # seat answering now (NONE: none)
-_CHALLENGER = const(4)  # the Klaxon's challenger (NONE: none); kept until the next ask
-_CHALLENGED = const(5)  # ... and the challenged
-_ROLL = const(6)  # last roll: (red-1)*36 + (white-1)*6 + (blue-1) (NONE: none)
-_FINISH = const(7)  # 7, 8: the square that ends the game, big-endian (0: the QM ends it)
+# names: made by tools/consts.py from lib/qiklaxon/layout.py (python3 tools/dev.py regen)
+_PLAYERS = const(0)
+_QM = const(1)
+_PHASE = const(2)
+_TURN = const(3)
+_CHALLENGER = const(4)
+_CHALLENGED = const(5)
+_ROLL = const(6)
+_FINISH = const(7)
 _FINISH_LO = const(8)
-_DID = const(9)  # 9 + seat: what each seat did this question (below)
-_SEATS = const(10)  # seats at most (Referee.P, Q: each seat's square)
-_NONE = const(255)  # no seat, no roll, no sound, a button up
-# What a seat did (S[DID + seat])
+_DID = const(9)
+_SEATS = const(10)
+_NONE = const(255)
 _PASSED = const(2)
-# The phase each op up to OP_MOVE needs (OP_END: not ENDED; OP_NEW: ENDED)
-_LOG_SIZE = const(64)  # log bytes at most (Referee.L holds 5 more: the longest op)
-_ALL = const(99)  # past any log: undo.py's replay(r, ALL) keeps B as it is
-# Console words (Referee.out(word, numbers...)); tools/events.py reads the lines
+_LOG_SIZE = const(64)
+_ALL = const(99)
 _W_NEW = const(9)
 _W_RESUMED = const(28)
-# Overlays (Referee.more(overlay)); one in RAM at a time
-_OV_UNDO = const(0)  # qiklaxon/undo.py
-# The saved game: Referee.j (list, 5)
-_J_SEQ = const(2)  # seq of the newest record (-1: none)
-_J_AT = const(3)  # where it starts
-_J_TAIL = const(4)  # where a log's erased tail starts
-# A record: MAGIC | seq (2, big-endian) | length | body | Fletcher-16 (2) | 0x00
-_MAGIC = const(81)  # 'Q'
+_OV_UNDO = const(0)
+_J_SEQ = const(2)
+_J_AT = const(3)
+_J_TAIL = const(4)
+_MAGIC = const(81)
 _R_SEQ = const(1)
 _R_LEN = const(3)
-_R_BODY = const(4)  # the body: VERSION, B, Q (little-endian), the log
-_R_MORE = const(7)  # a record's bytes besides its body
+_R_BODY = const(4)
+_R_MORE = const(7)
 _VERSION = const(2)
 _BODY_B = const(1)
 _BODY_Q = const(20)
 _BODY_LOG = const(40)
-# The Device's parts (Device.p): hardware/device.py's _K ... and f, t
-_R = const(1)  # the referee (qiklaxon.core.Referee), or None: a pure Klaxon
-_BUT = const(2)  # buttons A, B: each (DigitalInOut, level released, keys ladder, ms held for each)
-_FLAGS = const(11)  # Device.f
-_TIMES = const(12)  # Device.t
-# ... and start-up's, outputs.py's for qiklaxon/restore.py: the Device's above (R: None),
-_GAME_V = const(13)  # the settings (QK_ indexes: the players, the finish, the house rules)
-_GAME_QM = const(14)  # the first QM's seat (QK_FIRST_QM, checked against the players)
-_GAME_NVM = const(15)  # the saved game's layout (the profile's P_NVM)
-_GAME_DICE = const(16)  # dice(1, 6) rolls a die, or None: random.randint
-# Flags and small values (Device.f, bytearray)
-_FL = const(7)  # the ring flashes colours a | b << 4 (0: no flash)
-# Times (ticks) and numbers (Device.t, list)
-_KT = const(0)  # the Klaxon's last edge
-_FLT = const(1)  # the flash ends
-_TICKS = const(0x1FFFFFFF)  # ticks_ms() wraps at 2**29: (now + ms) & TICKS is ticks_add
-# Colours (a pixel's: colour | second colour << 4): Okabe-Ito, white, a dim grey, the red
+_R = const(1)
+_BUT = const(2)
+_FLAGS = const(11)
+_TIMES = const(12)
+_GAME_V = const(13)
+_GAME_QM = const(14)
+_GAME_NVM = const(15)
+_GAME_DICE = const(16)
+_FL = const(7)
+_KT = const(0)
+_FLT = const(1)
+_TICKS = const(0x1FFFFFFF)
 _PURPLE = const(8)
-# The settings (hardware/settings.py's read(): values in the order of its KEYS)
 _QK_PLAYERS = const(1)
 _QK_FINISH = const(3)
-# (end of the made names)
+# (end of the names)
 
 
 def restore(p):

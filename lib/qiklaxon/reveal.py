@@ -11,55 +11,44 @@ reveal; this, a penalty being entered.
 if __debug__:  # CPython needs const; the Express's mpy-cross -O3 drops this import
     from micropython import const
 
-# The names of the numbers: made by tools/consts.py from lib/qiklaxon/layout.py (edit there,
-# then: python3 tools/dev.py regen). The names this module uses, at no RAM cost.
-# The referee's state: Referee.S (bytearray), and B, its copy before the log
-_PLAYERS = const(0)  # players (2..10)
-_QM = const(1)  # seat of the Question Master
-_CHALLENGER = const(4)  # the Klaxon's challenger (NONE: none); kept until the next ask
-_CHALLENGED = const(5)  # ... and the challenged
-_DID = const(9)  # 9 + seat: what each seat did this question (below)
-_NONE = const(255)  # no seat, no roll, no sound, a button up
-# What a seat did (S[DID + seat])
-_ANSWERED = const(1)  # (0: not yet)
-# What is being entered: Referee.u (list, 7)
-_WHAT = const(0)  # what (below; 0 nothing)
-_COUNT = const(1)  # the count being entered
-_SEAT = const(2)  # the seat being entered (or whose penalty)
-_RIGHT = const(3)  # seats marked right in the reveal (bits)
-_WRONG = const(4)  # ... marked wrong
-_CHALLENGER_PEN = const(5)  # the challenger's Klaxon penalty
-_CHALLENGED_PEN = const(6)  # the challenged's
-# What (u[WHAT])
-_PENALTY = const(1)  # a Klaxon penalty for seat u[SEAT]
-# Op codes (Referee.act), their arguments, and their log bytes (core.py's _LEN; undo: none)
-_OP_REVEAL = const(6)  # seats right as 16 bits (2 bytes), the challenger's penalty, the challenged's
-# Keys (Referee.key; what button A or B did when let go)
+# names: made by tools/consts.py from lib/qiklaxon/layout.py (python3 tools/dev.py regen)
+_PLAYERS = const(0)
+_QM = const(1)
+_CHALLENGER = const(4)
+_CHALLENGED = const(5)
+_DID = const(9)
+_NONE = const(255)
+_ANSWERED = const(1)
+_WHAT = const(0)
+_COUNT = const(1)
+_SEAT = const(2)
+_RIGHT = const(3)
+_WRONG = const(4)
+_CHALLENGER_PEN = const(5)
+_CHALLENGED_PEN = const(6)
+_PENALTY = const(1)
+_OP_REVEAL = const(6)
 _KEY_A = const(1)
 _KEY_A_HELD = const(2)
 _KEY_B = const(4)
 _KEY_B_HELD = const(5)
-# What became of a key (Referee.key's answer; the device sounds and flashes it)
-_REFUSED = const(0)  # the buzz: nothing changed
-_TAKEN = const(1)  # the blip
-_UNDONE = const(2)  # something taken back (undo, a mark, a step of an entry): a falling chime, blue
-_DONE = const(3)  # a position or the QM changed (a roll, a reveal, a move, a miss, the end, a new
-# Console words (Referee.out(word, numbers...)); tools/events.py reads the lines
+_REFUSED = const(0)
+_TAKEN = const(1)
+_UNDONE = const(2)
+_DONE = const(3)
 _W_COUNT = const(13)
 _W_PENALTY = const(14)
 _W_RIGHT = const(22)
 _W_WRONG = const(23)
 _W_REVEAL = const(24)
 _W_UNMARK = const(27)
-# Colours (a pixel's: colour | second colour << 4): Okabe-Ito, white, a dim grey, the red
 _WHITE = const(1)
 _VERMILLION = const(5)
 _SKY = const(6)
 _ORANGE = const(7)
-# Patterns (pattern << 4), in 128 ms steps of 8: lit, the colour; else the second (0: steady)
-_SLOW = const(1)  # 4 steps each
-_FAST = const(2)  # 1 step each
-# (end of the made names)
+_SLOW = const(1)
+_FAST = const(2)
+# (end of the names)
 
 
 def cursor(r):

@@ -9,27 +9,23 @@ from qiklaxon.core import check
 if __debug__:  # CPython needs const; the Express's mpy-cross -O3 drops this import
     from micropython import const
 
-# The names of the numbers: made by tools/consts.py from lib/qiklaxon/layout.py (edit there,
-# then: python3 tools/dev.py regen). The names this module uses, at no RAM cost.
-# The referee's state: Referee.S (bytearray), and B, its copy before the log
-_SEATS = const(10)  # seats at most (Referee.P, Q: each seat's square)
-# The saved game: Referee.j (list, 5)
-_J_NVM = const(0)  # the nvm
-_J_LOG = const(1)  # its layout: True an append log, False ping-pong
-_J_SEQ = const(2)  # seq of the newest record (-1: none)
-_J_AT = const(3)  # where it starts
-_J_TAIL = const(4)  # where a log's erased tail starts
-# A record: MAGIC | seq (2, big-endian) | length | body | Fletcher-16 (2) | 0x00
-_MAGIC = const(81)  # 'Q'
+# names: made by tools/consts.py from lib/qiklaxon/layout.py (python3 tools/dev.py regen)
+_SEATS = const(10)
+_J_NVM = const(0)
+_J_LOG = const(1)
+_J_SEQ = const(2)
+_J_AT = const(3)
+_J_TAIL = const(4)
+_MAGIC = const(81)
 _R_SEQ = const(1)
 _R_LEN = const(3)
-_R_BODY = const(4)  # the body: VERSION, B, Q (little-endian), the log
-_R_MORE = const(7)  # a record's bytes besides its body
+_R_BODY = const(4)
+_R_MORE = const(7)
 _VERSION = const(2)
 _BODY_B = const(1)
 _BODY_Q = const(20)
 _BODY_LOG = const(40)
-# (end of the made names)
+# (end of the names)
 
 
 def save(r):

@@ -8,19 +8,14 @@ entry.py ``dice``), until every seat was shown or the next action.
 if __debug__:  # CPython needs const; the Express's mpy-cross -O3 drops this import
     from micropython import const
 
-# The names of the numbers: made by tools/consts.py from lib/qiklaxon/layout.py (edit there,
-# then: python3 tools/dev.py regen). The names this module uses, at no RAM cost.
-# The referee's state: Referee.S (bytearray), and B, its copy before the log
-_PLAYERS = const(0)  # players (2..10)
-# Flags and small values (Device.f, bytearray)
-_DICE = const(24)  # since t[DT] the ring shows, by its overlay: the roll (OV_ENTRY) until the next action,
-_SEAT_STEPS = const(20)  # the positions shown: 128 ms steps a seat (2.56 s), its last 2 dark (seats.py)
-# Colours (a pixel's: colour | second colour << 4): Okabe-Ito, white, a dim grey, the red
+# names: made by tools/consts.py from lib/qiklaxon/layout.py (python3 tools/dev.py regen)
+_PLAYERS = const(0)
+_DICE = const(24)
+_SEAT_STEPS = const(20)
 _YELLOW = const(2)
 _VERMILLION = const(5)
-# Patterns (pattern << 4), in 128 ms steps of 8: lit, the colour; else the second (0: steady)
-_FAST = const(2)  # 1 step each
-# (end of the made names)
+_FAST = const(2)
+# (end of the names)
 
 
 def dice(dev, q, np):

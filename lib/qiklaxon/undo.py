@@ -10,26 +10,20 @@ from qiklaxon.core import _LEN
 if __debug__:  # CPython needs const; the Express's mpy-cross -O3 drops this import
     from micropython import const
 
-# The names of the numbers: made by tools/consts.py from lib/qiklaxon/layout.py (edit there,
-# then: python3 tools/dev.py regen). The names this module uses, at no RAM cost.
-# The referee's state: Referee.S (bytearray), and B, its copy before the log
-_PLAYERS = const(0)  # players (2..10)
-_PHASE = const(2)  # the phase (below)
-_DID = const(9)  # 9 + seat: what each seat did this question (below)
-# What a seat did (S[DID + seat])
-_ANSWERED = const(1)  # (0: not yet)
-# What is being entered: Referee.u (list, 7)
+# names: made by tools/consts.py from lib/qiklaxon/layout.py (python3 tools/dev.py regen)
+_PLAYERS = const(0)
+_PHASE = const(2)
+_DID = const(9)
+_ANSWERED = const(1)
 _U_SLOTS = const(7)
-_RIGHT = const(3)  # seats marked right in the reveal (bits)
-_WRONG = const(4)  # ... marked wrong
-_CHALLENGER_PEN = const(5)  # the challenger's Klaxon penalty
-_CHALLENGED_PEN = const(6)  # the challenged's
-# Op codes (Referee.act), their arguments, and their log bytes (core.py's _LEN; undo: none)
-_OP_REVEAL = const(6)  # seats right as 16 bits (2 bytes), the challenger's penalty, the challenged's
-_OP_NEW = const(10)  # players, first QM, finish as 16 bits (2 bytes)
-# The phase each op up to OP_MOVE needs (OP_END: not ENDED; OP_NEW: ENDED)
-_ALL = const(99)  # past any log: undo.py's replay(r, ALL) keeps B as it is
-# (end of the made names)
+_RIGHT = const(3)
+_WRONG = const(4)
+_CHALLENGER_PEN = const(5)
+_CHALLENGED_PEN = const(6)
+_OP_REVEAL = const(6)
+_OP_NEW = const(10)
+_ALL = const(99)
+# (end of the names)
 
 
 def undo(r):
