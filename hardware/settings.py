@@ -77,8 +77,18 @@ def read(p=None):
                 print("settings.toml line %d: a [table]; the lines after it are not read, as "
                       "CircuitPython does not read them" % no)
                 return out, bad + 1
+            i = line.find(b"=")
+            text = line[i + 1:].strip()  # the value, and a comment after it cut off
+            j = text.find(b'"', 1) + 1 if text[:1] == b'"' else 0
+            if j and text[j:].strip()[:1] in (b"", b"#"):
+                text = text[:j]
+            elif not j:
+                text = text.split(b"#")[0].strip()
             try:
-                key, text = split(line)
+                if b"\x00" in line:  # (UTF-16 without its mark)
+                    raise ValueError
+                key = line[:i].strip().decode() if i > 0 else ""
+                text = text.decode()
             except ValueError:  # (UnicodeError)
                 print("settings.toml line %d: not UTF-8 text; ignored" % no)
                 bad += 1
@@ -101,13 +111,27 @@ def read(p=None):
                 why = "%s is given again; only its first line is read" % key
             else:
                 seen |= 1 << k
-                v = value(text, low, high)
-                if v is not None:
-                    out[k] = v
-                    continue
-                why = "%s = %s is not %s; using %r" % (key, text[:20], "text in double quotes"
-                                                       if low > high else "a whole number from "
-                                                       "%d to %d" % (low, high), default)
+                value = None
+                if text[:1] == '"':  # "text"
+                    if text.count('"') == 2 and text[-1:] == '"':
+                        value = text[1:-1]
+                elif text.lstrip("-").isdigit() and len(text.encode()) == len(text):
+                    # (decimal digits only, ASCII ones, as on every board)
+                    try:
+                        value = int(text)
+                    except ValueError:
+                        pass
+                if low > high:
+                    if isinstance(value, str):
+                        out[k] = value
+                        continue
+                    want = "text in double quotes"
+                else:
+                    if isinstance(value, int) and low <= value <= high:
+                        out[k] = value
+                        continue
+                    want = "a whole number from %d to %d" % (low, high)
+                why = "%s = %s is not %s; using %r" % (key, text[:20], want, default)
             print("settings.toml line %d: %s" % (no, why))
             bad += 1
     except StopIteration:
@@ -119,38 +143,3 @@ def read(p=None):
         if f:
             f.close()
     return out, bad
-
-
-def split(q):
-    """(its key, its value's text) of ``q``, a stripped ``KEY = value`` line (bytes), a
-    comment after the value cut off; ValueError: not UTF-8 text. (Start-up only; ``split``
-    and ``value`` are names every CircuitPython holds in ROM, and its one-letter argument
-    names the firmware holds anyway: they cost the board no RAM.)"""
-    i = q.find(b"=")
-    text = q[i + 1:].strip()
-    j = text.find(b'"', 1) + 1 if text[:1] == b'"' else 0
-    if j and text[j:].strip()[:1] in (b"", b"#"):
-        text = text[:j]
-    elif not j:
-        text = text.split(b"#")[0].strip()
-    if b"\x00" in q:  # (UTF-16 without its mark)
-        raise ValueError
-    return q[:i].strip().decode() if i > 0 else "", text.decode()
-
-
-def value(q, a, b):
-    """The value text ``q`` gives a setting whose range is ``a`` to ``b`` (a > b: text in
-    double quotes), or None: not one it can take."""
-    if a > b:  # "text"
-        if q[:1] == '"' and q.count('"') == 2 and q[-1:] == '"':
-            return q[1:-1]
-        return None
-    if q.lstrip("-").isdigit() and len(q.encode()) == len(q):
-        # (decimal digits only, ASCII ones, as on every board)
-        try:
-            v = int(q)
-        except ValueError:
-            return None
-        if a <= v <= b:
-            return v
-    return None
