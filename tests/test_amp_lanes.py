@@ -73,8 +73,9 @@ def test_the_amplifier_option_starts_and_sounds_on_the_real_pico_firmware():
     # build's <= 10 ms; reported, not yet a budget here)
     assert sd and sd[-1][1] == 1 and 100 <= sd[-1][0] <= 125, sd
     assert [v for _, v in sd] == [0, 1]  # low from start-up until the klaxon
-    # Not held here yet, open: on this emulated firmware the klaxon's WAV plays only some
-    # 45 ms (GP15's duty follows the samples from ~110 to ~155 ms, then the idle pattern),
-    # and the voice reports not playing ~95 ms after it began (GP14 low at ~211 ms), with
-    # the WaveFile's buffer at 256 or 1024 bytes alike; the harness plays it 1.3 s. Whether
-    # rp2040js's file reads or the firmware cut it is not known (see the amp branch's report).
+    # Not held here: how long the klaxon plays. rp2040js 1.4.1 paces DMA by a pacing timer
+    # upside down (its getTimer() takes X/Y for the period, not Y/X: CircuitPython's
+    # 16 kHz, X/Y = 16000/125 MHz, becomes ~1e-6 us a transfer), so audiopwmio's samples go
+    # out unpaced: the 1.3 s klaxon.wav plays in 12 ms straight to PWMAudioOut (a bare
+    # code.py), in ~45 ms through the mixer, and the voice ends ~95 ms after it began
+    # (GP14 low at ~211 ms). On a board the DMA timer paces it at 16 kHz.
