@@ -94,6 +94,7 @@ def start(p):
     except (ImportError, ValueError, RuntimeError, OSError) as e:
         print("no sound: %r" % e)
         bad += 1
+    prof = mod.PROFILE  # (with QK_AUDIO = "amp" a profile names the amplifier's enable pin)
     sw = None
     en = [None, None]
     # The slide switch, the speaker's enable pin and the LED (driven low); a pin a

@@ -7,6 +7,11 @@ Lights: the on-board LED flashes; a NeoPixel strip on GP22 when QK_PIXELS
 says how many.
 """
 
+if __debug__:  # CPython needs const; the Express's mpy-cross -O3 drops this import
+    from micropython import const
+
+_P_SPEAKER_ENABLE = const(6)  # (lib/qiklaxon/layout.py's)
+
 PROFILE = (  # a tuple, not a dict: no key names in the board's RAM
     ('GP16', False),  # klaxon: (pin, True if it pulls to +V: pressed reads True)
     ('GP17', False),  # a: button A, the same way (None: not wired)
@@ -25,10 +30,17 @@ PROFILE = (  # a tuple, not a dict: no key names in the board's RAM
 )
 
 
+AMP_SD = 'GP14'  # QK_AUDIO = "amp": the amplifier's SD (shutdown) pin (docs/build-guide.md)
+
+
 def sound(pin, volume, audio, tones):
     """A piezo through ``pwmio`` tones, or with QK_AUDIO = "amp" a small amplifier
-    through ``audiopwmio`` and an ``audiomixer`` voice: (output, samples)."""
+    through ``audiopwmio`` and an ``audiomixer`` voice: (output, samples). The amplifier's
+    SD pin is then the speaker's enable: on only while a sound plays."""
     if audio == "amp":
+        global PROFILE
+        # its enable: the amplifier's SD (hardware/outputs.py reads PROFILE again after this)
+        PROFILE = PROFILE[:_P_SPEAKER_ENABLE] + (AMP_SD,) + PROFILE[_P_SPEAKER_ENABLE + 1:]
         import audiopwmio
         from hardware.mixer import mixed
 
