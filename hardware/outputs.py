@@ -81,8 +81,8 @@ def start(p):
     prof = mod.PROFILE
     # Sound: the profile's sound()
     a = v[_QK_AUDIO]
-    if a and a not in ("piezo", "amp"):
-        print("QK_AUDIO = %r is not 'piezo' or 'amp'; using the build's own" % a)
+    if a and a not in ("piezo", "piezo-gnd", "amp"):
+        print("QK_AUDIO = %r is not 'piezo', 'piezo-gnd' or 'amp'; using the build's own" % a)
         bad += 1
     o = None
     snd = (None, None, None)
