@@ -90,7 +90,7 @@ def start(p):
     try:
         if p is None:
             raise ValueError("no speaker pin %r" % (v[_QK_PIN_SPEAKER] or prof[_P_SPEAKER]))
-        o, snd = mod.sound(p, v[_QK_VOLUME], a, TONES)
+        o, snd = mod.sound(p, v[_QK_VOLUME], a, TONES, board)  # (b: the Pico's piezo's second pin)
     except (ImportError, ValueError, RuntimeError, OSError) as e:
         print("no sound: %r" % e)
         bad += 1

@@ -86,18 +86,17 @@ INIT = (0xE040, 0xA0C2, 0xE040, 0xA0E2)
 TICKS = (704, 64)  # the clock per Hz of f0: RASP 22H, SQUARE 2H (H = 32 ticks)
 
 
-def sound(pin, volume, audio, tones):
+def sound(pin, volume, audio, tones, b=None):
     """A piezo through a PIO state machine (``rp2pio``), push-pull on QK_PIN_SPEAKER's pin and
     the one below it, or with QK_AUDIO = "piezo-gnd" on that pin alone; with QK_AUDIO =
     "amp" a small amplifier through ``audiopwmio`` and an ``audiomixer`` voice: (output,
     samples). The tones come with None (no DAC wave) and the piezo's run() words and clocks
-    (hardware/device.py's hush())."""
+    (hardware/device.py's hush()). ``b``: the board (its pin names)."""
     if audio == "amp":
         import audiopwmio
         from hardware.mixer import mixed
 
         return mixed(audiopwmio.PWMAudioOut(pin), volume)
-    import board
     import rp2pio
     from array import array
 
@@ -108,10 +107,10 @@ def sound(pin, volume, audio, tones):
     lo = None
     if audio != "piezo-gnd":  # the pin below the speaker's (GP15: GP14)
         n = None
-        for k in dir(board):
-            if k[:2] == "GP" and getattr(board, k) is pin:
+        for k in dir(b):
+            if k[:2] == "GP" and getattr(b, k) is pin:
                 n = k
-        lo = n and n[2:].isdigit() and getattr(board, "GP%d" % (int(n[2:]) - 1), None)
+        lo = n and n[2:].isdigit() and getattr(b, "GP%d" % (int(n[2:]) - 1), None)
         try:
             if not lo:
                 raise ValueError("no pin below %s" % n)
