@@ -48,7 +48,7 @@ def test_a_qk_audio_that_is_no_choice_is_said_flashed_and_the_builds_own_sound_p
 def test_qk_audio_piezo_or_amp_is_taken_without_a_word(board):
     """Either choice is valid on every build: nothing said, no flash. On the Pico, "amp"
     plays the WAV files through an amplifier and "piezo" (its own) plays tones."""
-    for choice, wav in (("piezo", board != "pico"), ("amp", True)):
+    for choice, wav in (("piezo", board != "pico"), ("piezo-gnd", board != "pico"), ("amp", True)):
         sim = Sim('QK_AUDIO = "%s"\nQK_PIXELS = 10\n' % choice, klaxon_only=True,
                   board_name=board)
         assert not [x for x in lines(sim) if "QK_AUDIO" in x], lines(sim)

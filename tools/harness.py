@@ -35,6 +35,7 @@ import microcontroller  # noqa: E402
 import scenario  # noqa: E402
 import simclock  # noqa: E402
 import simpins  # noqa: E402
+import rp2pio  # noqa: E402
 import synth  # noqa: E402
 from flashsim import FlashSim  # noqa: E402
 from qiklaxon import layout  # noqa: E402
@@ -57,6 +58,17 @@ def _read(self):
 
 
 _agnostic.Pin.read = _read
+_init = _agnostic.Pin.init
+
+
+def _claim(self, *args, **kwargs):
+    """Blinka's agnostic Pin.init, the pin noted as in use (rp2pio's stand-in refuses it,
+    as CircuitPython does a pin a DigitalInOut holds)."""
+    rp2pio.CLAIMED.add(self.id)
+    return _init(self, *args, **kwargs)
+
+
+_agnostic.Pin.init = _claim
 
 _NAMES = synth.NAMES  # the device's sounds, by number
 
@@ -128,6 +140,7 @@ class Sim(scenario.Scenario):
         name = board_name or "simulated"
         self.board_name = name
         self.board = board if name == "simulated" else ProfileBoard(name)
+        rp2pio.CLAIMED.clear()  # (a new board: no pin in use)
         self.pass_us = pass_us
         # microcontroller.nvm: flash modelled on the build's chip; pass one in to "reboot".
         self.nvm = nvm if nvm is not None else FlashSim(NVM_CHIPS[name])

@@ -391,26 +391,32 @@ class Run:
             bursts.append(cur)
         out = []
         for burst in bursts:
-            # (long: twice as long as a pulse beside it; the pitch moves, so only locally)
-            longs = [i for i, (_, w) in enumerate(burst)
-                     if w > 2 * min(x[1] for x in burst[max(0, i - 1):i + 2])]
-            if longs:  # RASP: a period is 8 short pulses then the long one
-                starts = [0] + [i + 1 for i in longs if i + 1 < len(burst)]
-                for k, i in enumerate(starts):
-                    j = starts[k + 1] if k + 1 < len(starts) else len(burst)
-                    fast = [burst[m] for m in range(i, j) if m not in longs]
-                    if len(fast) < 2:
-                        continue
-                    spacing = (fast[-1][0] - fast[0][0]) / (len(fast) - 1)
-                    ok = j - i == 9 and i + 8 in longs
+            n = len(burst)
+            # (long: twice as long as the pulse before it; the pitch moves, so only locally)
+            longs = {i for i in range(1, n) if burst[i][1] > 2 * burst[i - 1][1]}
+            i, kind = 0, None
+            while i < n:
+                if i + 8 < n and i + 8 in longs and not longs & set(range(i, i + 8)):
+                    fast = burst[i:i + 8]  # a RASP period: 8 short pulses, then the long one
+                    spacing = (fast[-1][0] - fast[0][0]) / 7
                     out.append((burst[i][0], 1000 / (11 * spacing),
-                                100 * fast[0][1] / (spacing / 2), "rasp" if ok else "?",
+                                100 * fast[0][1] / (spacing / 2), "rasp",
                                 _antiphase(fast, pb, spacing)))
-            else:  # SQUARE: a record per cycle
-                for k in range(len(burst) - 1):
-                    spacing = burst[k + 1][0] - burst[k][0]
-                    out.append((burst[k][0], 1000 / spacing, 100 * burst[k][1] / (spacing / 2),
-                                "square", _antiphase(burst[k:k + 1], pb, spacing)))
+                    i, kind = i + 9, "rasp"
+                    continue
+                spacing = (burst[i + 1][0] - burst[i][0] if i + 1 < n else
+                           burst[i][0] - burst[i - 1][0] if i else 1)
+                if longs & set(range(i - 9, i + 10)):  # a RASP period cut short: its pitch
+                    out.append((burst[i][0], 1000 / (11 * spacing),
+                                100 * burst[i][1] / (spacing / 2), "?", None))
+                    kind = "?"
+                elif i + 1 < n:  # SQUARE: a record per cycle
+                    if kind in ("rasp", "?"):  # (a RASP sound ended, a SQUARE one began)
+                        out.append((burst[i - 1][0] + burst[i - 1][1], 0, 0, None, None))
+                    out.append((burst[i][0], 1000 / spacing, 100 * burst[i][1] / (spacing / 2),
+                                "square", _antiphase(burst[i:i + 1], pb, spacing)))
+                    kind = "square"
+                i += 1
             last = burst[-1][0] + burst[-1][1]
             end = max([last] + [r + w for r, w in pb if burst[0][0] <= r <= last + 5])
             out.append((end, 0, 0, None, None))
@@ -645,17 +651,31 @@ def _tone(i, d):
     return None
 
 
+def on_percent(volume):
+    """The piezo's driven share of each half of its drive at QK_VOLUME ``volume`` (%), as
+    hardware/profile_pico.py defines it: 32 x volume // 10 ticks of 32, at most 29."""
+    return 100 * min(32 * volume // 10, 29) / 32
+
+
 def check_sound(pwm, name, t0, t1, duty):
-    """The PWM configurations in [t0, t1) follow sound ``name`` from its start: each
-    pitch is the sweep's within 2% (the divider's rounding) at most 30 ms behind (the
-    sweep steps every 20 ms, on a pass that does the sound) or 10 ms ahead, ``duty`` %
-    while it sounds, 0 in its rests and after its end."""
+    """The piezo's drive (``Run.sound()``: per period of the pitch, its Hz, its driven
+    share of a half and its voice) in [t0, t1) follows sound ``name`` from its start:
+    each pitch is the sweep's within 2% (the divider's rounding) at most 30 ms behind
+    (the sweep steps every 20 ms, on a pass that does the sound) or 10 ms ahead,
+    ``duty`` % driven while it sounds, in its voice (the klaxon and the buzz RASP, the
+    chimes SQUARE; a RASP's period cut short by a rest or the end excepted), 0 in its
+    rests and after its end."""
     import synth
 
     i = synth.NAMES.index(name)
     TONES = synth.tones()
     total = sum(TONES[i][2::3]) * 10
-    seen = [(t, f, du) for t, f, du in pwm if t0 <= t < t1]
+    voice = "rasp" if i < 2 else "square"
+    seen = [r for r in pwm if t0 <= r[0] < t1]
+    cut = {seen[k][0] for k in range(len(seen) - 1) if seen[k][3] == "?" and not seen[k + 1][1]}
+    bad = [r for r in seen if r[1] and r[3] != voice and r[0] not in cut]
+    assert not bad, "%s: not %s: %s" % (name, voice, bad[:5])
+    seen = [r[:3] for r in seen]
     starts = [t for t, f, du in seen if du > 0]
     assert starts, "no sound in [%d, %d)" % (t0, t1)
     start = starts[0]

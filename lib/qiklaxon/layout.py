@@ -43,7 +43,7 @@ BUILDS = (
     dict(title="Raspberry Pi Pico", board_id="raspberry_pi_pico", profile="pico",
          pins=("GP15", "GP16", "GP17", "GP18", "GP22", "LED"),
          chip="rp2040", nvm=4096,
-         has=("digitalio", "supervisor", "audiopwmio", "audiocore", "audiomixer", "pwmio",
+         has=("digitalio", "supervisor", "audiopwmio", "audiocore", "audiomixer", "rp2pio",
               "alarm", "watchdog", "random", "time", "neopixel_write"),
          lacks=("audioio",), frozen=("adafruit_pixelbuf",),
          banner="Adafruit CircuitPython 10.2.1 on 2025-11-01; Raspberry Pi Pico with rp2040"),
@@ -343,7 +343,7 @@ P_KLAXON = 0  # (pin, pressed reads high?)
 P_A = 1  # the same, or None: not wired
 P_B = 2
 P_SWITCH = 3  # (pin, its level when muted) or None
-P_AUDIO = 4  # 0 DAC tones (audioio), 1 WAV files (audiopwmio), 2 a piezo (pwmio tones)
+P_AUDIO = 4  # 0 DAC tones (audioio), 1 WAV files (audiopwmio), 2 a piezo (rp2pio tones)
 P_SPEAKER = 5  # its pin
 P_SPEAKER_ENABLE = 6  # the amplifier's enable pin, or None
 P_PIXELS = 7  # (pin, how many, numbered counter-clockwise?)

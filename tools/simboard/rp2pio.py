@@ -20,6 +20,7 @@ import _audioout
 import simclock
 
 CLK_SYS = 125_000_000
+CLAIMED = set()  # ids of the pins in use (the harness adds each DigitalInOut's; a new board clears it)
 
 
 def _gpio(pin):
@@ -50,8 +51,7 @@ class StateMachine:
                 n = base + i
                 if n >= 30:
                     raise ValueError("Pin count too large")
-                if i == 0 and (getattr(first_sideset_pin, "_mode", None) is not None
-                               or getattr(first_sideset_pin, "_rp2pio", None) is not None):
+                if i == 0 and first_sideset_pin.id in CLAIMED:
                     raise ValueError("GP%d in use" % n)  # (a button's, another machine's)
                 pins.append(n)
         if wrap == -1:
@@ -61,7 +61,7 @@ class StateMachine:
         if not 0 <= wrap_target <= len(prog) - 1:
             raise ValueError("wrap_target must be %d-%d" % (0, len(prog) - 1))
         if first_sideset_pin is not None:
-            first_sideset_pin._rp2pio = self
+            CLAIMED.add(first_sideset_pin.id)
         self._first = first_sideset_pin
         self.pins = pins
         self.program = prog
@@ -132,7 +132,7 @@ class StateMachine:
         self._sync()
         self._enabled = False
         if self._first is not None:
-            self._first._rp2pio = None
+            CLAIMED.discard(self._first.id)
 
     # ---------------------------------------------------------------- what it made
     def tone(self):
