@@ -66,7 +66,7 @@ _SOUND_BLIP = const(2)
 _SOUND_DONE = const(3)
 _SOUND_UNDONE = const(4)
 _SOUND_WAVE = const(5)  # the DAC's wave (None: a piezo)
-_PIEZO = const(6)  # a piezo's run() words and clocks per Hz (hardware/profile_pico.py)
+_PIEZO = const(6)  # a piezo's run() words and clocks per Hz (the Pico's profile)
 _NONE = const(255)  # no sound; a button up
 # Flags and small values (Device.f)
 _ARM = const(0)  # the Klaxon was released long enough: its next press counts
@@ -104,7 +104,7 @@ _FT = const(4)  # the fault
 _REARM = const(5)  # ms released before the Klaxon's next press counts
 _HELD = const(6)  # ms held before it counts as stuck
 _IDLE = const(7)  # ms idle before sleeping
-_DUTY = const(8)  # a piezo's duty cycle (the volume)
+_DUTY = const(8)  # (unused since the piezo's PIO program: its volume is in the program's init)
 _T0 = const(9)  # the sweep's segment started
 _TN = const(10)  # the sweep's next step
 _HZ = const(11)  # the pitch now
@@ -462,7 +462,7 @@ class Device:
         if __debug__ and not self.f[_TONE]:  # WAV
             o.stop()
         elif __debug__ and p[_SND][_SOUND_WAVE] is None:  # a piezo: a PIO state machine
-            z = p[_SND][_PIEZO]  # (hardware/profile_pico.py): run() words, clocks per Hz
+            z = p[_SND][_PIEZO]  # (the Pico's profile): run() words, clocks per Hz
             v = self.f[_CUR] > _SOUND_DENIED  # the voice: 0 RASP (klaxon, buzz), 1 SQUARE
             if hz > 0:
                 if t[_HZ] <= 0:  # from silence: the voice from its start (restart() keeps X)

