@@ -381,6 +381,7 @@ class Run:
                     rises = None
             pulses[pin] = out
         pa, pb = pulses[a], pulses[b]
+        final = max([r["t"] for r in self.records] or [0])  # the run's last record
         bursts, cur = [], []
         for r, w in pa:
             if cur and r - (cur[-1][0] + cur[-1][1]) > 5:
@@ -421,7 +422,8 @@ class Run:
                 i += 1
             last = burst[-1][0] + burst[-1][1]
             end = max([last] + [r + w for r, w in pb if burst[0][0] <= r <= last + 5])
-            out.append((end, 0, 0, None, None))
+            if end < final - 5:  # (else the run ended while it sounded)
+                out.append((end, 0, 0, None, None))
         return out
 
     def sound(self):
