@@ -117,7 +117,7 @@ def sound(pin, volume, audio, tones, b=None):
             o = rp2pio.StateMachine(array("H", PIEZO), 2000, init=i, first_sideset_pin=lo,
                                     sideset_pin_count=2, wrap_target=1, wrap=18)
         except (ValueError, RuntimeError) as e:
-            print('QK_AUDIO = "piezo": its second pin: %r; the piezo on one pin, its other '
+            print('QK_AUDIO = "piezo": its second pin: %s; the piezo on one pin, its other '
                   'leg to GND (QK_AUDIO = "piezo-gnd")' % e)
             lo = None
     if not lo:

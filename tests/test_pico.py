@@ -91,7 +91,7 @@ def reads(*names):
 
 # Made ahead, longest first (emulated seconds of a busy CPU; the sleep run apart)
 AHEAD = ("robot", "rest", "cuts", "scoreboard", "question", "watchdog", "stuck", "bad",
-         "safemode", "first")
+         "safemode", "first", "second")
 
 
 def _folder(tmp_path_factory, config):
@@ -516,6 +516,38 @@ def test_bad_settings_and_mute(shared):
     assert any(v == 1 for t, v in r.gpio(pico.LED) if t > 1400)
     purple = E.PALETTE[E.COLOUR_NAMES.index("purple")]
     assert any(purple in px for t, px in r.frames() if t < 1000)
+
+
+SECOND = pico.settings_text('QK_PIN_B = "GP14"\n', players=3)  # (a button on GP14)
+SECOND_STEPS = scenario.taps("300 klaxon 150")
+SECOND_MS = 1000
+
+
+@emulated("second")
+def _second():
+    d = pico.Drive(SECOND)
+    try:
+        return pico.run(d, SECOND_STEPS, SECOND_MS)
+    finally:
+        d.close()
+
+
+@reads("second")
+def test_a_button_on_the_piezos_second_pin_leaves_it_one_pin_said(shared):
+    """Button B moved onto GP14, the piezo's second pin: CircuitPython's rp2pio refuses the
+    pin ("in use"); the board says so as the harness does (the same line), starts, and its
+    klaxon plays on GP15 alone (the RASP, as with QK_AUDIO = "piezo-gnd"), GP14 an input."""
+    r = shared("second")
+    sim = pico.harness(SECOND, SECOND_STEPS, SECOND_MS)
+    assert_same(r.lines(), sim.events)
+    said = [s for _, s in r.lines()]
+    assert said[0] == ('QK_AUDIO = "piezo": its second pin: GP14 in use; the piezo on one '
+                       'pin, its other leg to GND (QK_AUDIO = "piezo-gnd")'), said
+    assert any(s.startswith("klaxon ") for s in said), said
+    assert not [v for t, v in r.gpio(pico.SPEAKER_B) if t > 0]
+    rasp = [p for p in r.piezo() if p[1] and p[3] == "rasp"]
+    assert len(rasp) > 50 and not any(p[4] for p in rasp)  # (one pin: no partner pulses)
+    assert abs(rasp[0][2] - pico.on_percent(8)) < 0.01 and 185 < rasp[0][1] < 195, rasp[0]
 
 
 @emulated("first")

@@ -13,11 +13,16 @@ The program is interpreted (the instructions the piezo's program uses: jmp with 
 conditions, mov between X, Y, ISR, OSR and null with ~, set X/Y, side-set and delay),
 timed by the simulated clock (simclock.py), so that ``waveform()`` is what the
 firmware's program makes. Only while ``_audioout.record`` (the CircuitPython lane keeps
-no history: its heap is the firmware's) is the program run and its pin levels kept.
+no history: its heap is the firmware's), and on the host's CPython (not in a MicroPython
+VM lane), is the program run and its pin levels kept; ``tone()`` works everywhere.
 """
+
+import sys
 
 import _audioout
 import simclock
+
+_CPYTHON = sys.implementation.name == "cpython"
 
 CLK_SYS = 125_000_000
 CLAIMED = set()  # ids of the pins in use (the harness adds each DigitalInOut's; a new board clears it)
@@ -75,7 +80,9 @@ class StateMachine:
         self._enabled = False
         self._t = simclock.now_us()  # the time the interpreter has reached
         self._next = self._t  # when the next instruction starts (µs)
-        self.changes = [(self._t, self._side)] if _audioout.record else None
+        # (kept on the host's CPython only: a MicroPython VM lane's heap is small, and its
+        # tests read the firmware's events, not the drive)
+        self.changes = [(self._t, self._side)] if _audioout.record and _CPYTHON else None
         self._voice = None
         self._freq = 0
         self.frequency = frequency
