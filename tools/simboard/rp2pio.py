@@ -25,6 +25,7 @@ import simclock
 _CPYTHON = sys.implementation.name == "cpython"
 
 CLK_SYS = 125_000_000
+KEEP = 1_000_000  # pin changes kept (about a minute and a half of the klaxon; then the newest)
 CLAIMED = set()  # ids of the pins in use (the harness adds each DigitalInOut's; a new board clears it)
 
 
@@ -175,6 +176,8 @@ class StateMachine:
             self._side = side
             if self.changes is not None:
                 self.changes.append((t, side))
+                if len(self.changes) > KEEP:  # (a long run: the oldest half let go)
+                    del self.changes[:KEEP // 2]
 
     def _run_words(self, words):
         for w in words:
