@@ -71,9 +71,11 @@ PROFILE = (  # a tuple, not a dict: no key names in the board's RAM
 # period 8 x 2H + 6H = 22H ticks, the state machine's clock 22H x f0; SQUARE's 2H ticks,
 # its clock 2H x the note. H = 32: the clock 704 x f0 (RASP: 77 kHz at 110 Hz, 303 kHz at
 # 430 Hz) or 64 x the note (42 kHz at 660 Hz), well above the divider's least (clk_sys /
-# 65536, 1907 Hz). The volume is each half's driven fraction: (ISR + 2) / 32 ticks,
-# 32 x QK_VOLUME / 10 up to 29 (10: 91 %, the gap of 0 is at least 3 ticks); 0 is silent
-# (the device plays nothing).
+# 65536, 1907 Hz). The volume is each half's driven share, ISR + 2 of its 32 ticks:
+# 32 x QK_VOLUME // 10, at most 29 (10: 91 %, as each half's 0 is 3 ticks at least; the
+# fundamental then 0.1 dB below a full square's; 8: 25 ticks), monotonic; 0 is silent (the
+# device plays nothing). Silence: X = 0 and restart() at clk_sys, the machine drives 0
+# itself, then stop() (docs/pico-lane.md: why, and why the voice is not sent by the FIFO).
 PIEZO = (0x0033, 0xB046, 0x1082, 0xA147, 0x0084, 0xA846, 0x0886, 0xA047, 0x0088, 0x0041,
          0xB246, 0x128B, 0xA547, 0x028D, 0xAA46, 0x0A8F, 0xA247, 0x0291, 0xE227, 0x0013)
 PIEZO_GND = (0x0033, 0xB046, 0x1082, 0xA147, 0x0084, 0xA046, 0x0086, 0xA047, 0x0088, 0x0041,
