@@ -142,3 +142,18 @@ def test_a_button_on_the_second_pin_leaves_the_piezo_on_one_pin_said():
     assert not [s for _, s in sim.events if "QK_AUDIO" in s]
     assert sim.device.p[Y.OUT].pins == [15]
     assert Sim(players=3, board_name="pico").device.p[Y.OUT].pins == [14, 15]
+
+
+def test_the_units_are_tools_synths_piezo_pattern_and_square():
+    """The one source of the sound design (tools/synth.py): each of a RASP period's 22
+    units (32 ticks) starts with synth.PIEZO's sign, and a SQUARE cycle's 2 with
+    synth.SQUARE's; the unit's rest is the volume's gap (0)."""
+    import synth
+
+    for voice, pattern in ((0, synth.PIEZO), (1, synth.SQUARE)):
+        sm, ticks = machine(10, voice, 200)
+        simclock.advance_us(30_000)
+        tick = 1e6 / sm.frequency
+        units = [sm.waveform((1.5 + 32 * k) * tick, (3 + 32 * k) * tick, sm.frequency)[0]
+                 for k in range(ticks // 32)]
+        assert tuple(int(u) for u in units) == tuple(pattern), (voice, units)
