@@ -66,7 +66,7 @@ _SOUND_BLIP = const(2)
 _SOUND_DONE = const(3)
 _SOUND_UNDONE = const(4)
 _SOUND_WAVE = const(5)  # the DAC's wave (None: a piezo)
-_PIEZO = const(6)  # a piezo's run() words and clocks per Hz (the Pico's profile)
+_PIEZO = const(6)  # a piezo's tone(state machine, Hz, voice, Hz before) (the Pico's profile)
 _NONE = const(255)  # no sound; a button up
 # Flags and small values (Device.f)
 _ARM = const(0)  # the Klaxon was released long enough: its next press counts
@@ -428,7 +428,8 @@ class Device:
             p[_OUT].play(s)
         else:  # a tone sweep
             f[_SEG] = 0
-            self.hush(0)  # (a piezo: what played ends; the new sound's voice from its start)
+            if __debug__:  # a piezo: what played ends, the new sound's voice from its start
+                self.hush(0)  # (the Express's one DAC wave needs not: -O3 drops this)
             self.t[_T0] = self.t[_TN] = n
             self.step(n)
 
@@ -461,23 +462,9 @@ class Device:
         o = p[_OUT]
         if __debug__ and not self.f[_TONE]:  # WAV
             o.stop()
-        elif __debug__ and p[_SND][_SOUND_WAVE] is None:  # a piezo: a PIO state machine
-            z = p[_SND][_PIEZO]  # (the Pico's profile): run() words, clocks per Hz
-            v = self.f[_CUR] > _SOUND_DENIED  # the voice: 0 RASP (klaxon, buzz), 1 SQUARE
-            if hz > 0:
-                if t[_HZ] <= 0:  # from silence: the voice from its start (restart() keeps X)
-                    o.stop()
-                    o.run(z[v])
-                    o.frequency = z[3 + v] * hz
-                    o.restart()
-                else:
-                    o.frequency = z[3 + v] * hz
-            elif t[_HZ] > 0:  # silence: the machine itself drives 0 (X = 0), then stops
-                o.stop()
-                o.run(z[2])
-                o.frequency = 0  # (clk_sys: 0 is driven within a few ns)
-                o.restart()
-                o.stop()
+        elif __debug__ and p[_SND][_SOUND_WAVE] is None:  # a piezo: its PIO program, by the
+            # Pico's profile's tone(): the voice 0 RASP (klaxon, buzz), 1 SQUARE; the pitch before
+            p[_SND][_PIEZO](o, hz, self.f[_CUR] > _SOUND_DENIED, t[_HZ])
         elif hz != t[_HZ]:  # the DAC's wave: 22 samples a period (hardware/profile_cpx.py)
             if hz > 0:
                 p[_SND][_SOUND_WAVE].sample_rate = 22 * hz

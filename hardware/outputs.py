@@ -81,8 +81,14 @@ def start(p):
     prof = mod.PROFILE
     # Sound: the profile's sound()
     a = v[_QK_AUDIO]
-    if a and a not in ("piezo", "piezo-gnd", "amp"):
-        print("QK_AUDIO = %r is not 'piezo', 'piezo-gnd' or 'amp'; using the build's own" % a)
+    w = ("piezo", "amp")
+    if __debug__:  # (a Pico's piezo on one pin; -O3 drops it: each text stays in the Express's RAM)
+        w = ("piezo", "piezo-gnd", "amp")
+    if a and a not in w:
+        if __debug__:
+            print("QK_AUDIO = %r is not 'piezo', 'piezo-gnd' or 'amp'; using the build's own" % a)
+        else:
+            print("QK_AUDIO = %r is not 'piezo' or 'amp'; using the build's own" % a)
         bad += 1
     o = None
     snd = (None, None, None)
@@ -90,7 +96,7 @@ def start(p):
     try:
         if p is None:
             raise ValueError("no speaker pin %r" % (v[_QK_PIN_SPEAKER] or prof[_P_SPEAKER]))
-        o, snd = mod.sound(p, v[_QK_VOLUME], a, TONES, board)  # (b: the Pico's piezo's second pin)
+        o, snd = mod.sound(p, v[_QK_VOLUME], a, TONES)
     except (ImportError, ValueError, RuntimeError, OSError) as e:
         print("no sound: %r" % e)
         bad += 1

@@ -22,7 +22,7 @@ PROFILE = (  # a tuple, not a dict: no key names in the board's RAM
 )
 
 
-def sound(pin, volume, audio, tones, b=None):
+def sound(pin, volume, audio, tones):
     """The speaker through the DAC (``audioio``): tone sweeps (``tones``, hardware/outputs.py)
     of one period of the RASP voice (tools/synth.py's SPEAKER: 22 samples, 8-bit; the bits
     of 0x38CCCC set the low ones: tests/test_one_klaxon.py), as loud as QK_VOLUME says; the device plays it at

@@ -88,12 +88,12 @@ INIT = (0xE040, 0xA0C2, 0xE040, 0xA0E2)
 TICKS = (704, 64)  # the clock per Hz of f0: RASP 22H, SQUARE 2H (H = 32 ticks)
 
 
-def sound(pin, volume, audio, tones, b=None):
+def sound(pin, volume, audio, tones):
     """A piezo through a PIO state machine (``rp2pio``), push-pull on QK_PIN_SPEAKER's pin and
     the one below it, or with QK_AUDIO = "piezo-gnd" on that pin alone; with QK_AUDIO =
     "amp" a small amplifier through ``audiopwmio`` and an ``audiomixer`` voice: (output,
-    samples). The tones come with None (no DAC wave) and the piezo's run() words and clocks
-    (hardware/device.py's hush()). ``b``: the board (its pin names)."""
+    samples). The tones come with None (no DAC wave) and ``tone`` (hardware/device.py's
+    hush() calls it)."""
     if audio == "amp":
         import audiopwmio
         from hardware.mixer import mixed
@@ -107,15 +107,18 @@ def sound(pin, volume, audio, tones, b=None):
     i[0] |= a
     i[2] |= 27 - a  # OSR: H - 5 - ISR
     lo = None
-    if audio != "piezo-gnd":  # the pin below the speaker's (GP15: GP14)
+    if audio != "piezo-gnd":  # the pin below the speaker's (GP15: GP14), by its GPIO number
+        import microcontroller
+
+        m = microcontroller.pin
         n = None
-        for k in dir(b):
-            if k[:2] == "GP" and getattr(b, k) is pin:
+        for k in dir(m):
+            if k[:4] == "GPIO" and getattr(m, k) is pin:
                 n = k
-        lo = n and n[2:].isdigit() and getattr(b, "GP%d" % (int(n[2:]) - 1), None)
+        lo = n and getattr(m, "GPIO%d" % (int(n[4:]) - 1), None)
         try:
             if not lo:
-                raise ValueError("no pin below %s" % n)
+                raise ValueError("no pin below %s" % (n or pin))
             o = rp2pio.StateMachine(array("H", PIEZO), 2000, init=i, first_sideset_pin=lo,
                                     sideset_pin_count=2, wrap_target=1, wrap=18)
         except (ValueError, RuntimeError) as e:
@@ -125,10 +128,30 @@ def sound(pin, volume, audio, tones, b=None):
     if not lo:
         o = rp2pio.StateMachine(array("H", PIEZO_GND), 2000, init=i, first_sideset_pin=pin,
                                 sideset_pin_count=1, wrap_target=1, wrap=18)
-    z = (array("H", VOICES[:1]), array("H", VOICES[1:2]), array("H", VOICES[2:])) + TICKS
-    o.stop()
-    o.run(z[2])
-    o.frequency = 0
-    o.restart()  # silence: the state machine drives 0 itself (side 0), then stops
-    o.stop()
-    return o, tones + (None, z)
+    global _Z
+    _Z = (array("H", VOICES[:1]), array("H", VOICES[1:2]), array("H", VOICES[2:])) + TICKS
+    tone(o, 0, 0, 1)
+    return o, tones + (None, tone)
+
+
+_Z = None  # (sound(): the run() words of each voice and of silence, the clocks per Hz)
+
+
+def tone(o, hz, v, was):
+    """State machine ``o`` plays voice ``v`` (0 RASP, 1 SQUARE) at ``hz`` (0 or less: silence),
+    ``was`` the Hz it played before (0 or less: silent). Allocates nothing."""
+    z = _Z
+    if hz > 0:
+        if was <= 0:  # from silence: the voice from its start (restart() keeps X)
+            o.stop()
+            o.run(z[v])
+            o.frequency = z[3 + v] * hz
+            o.restart()
+        else:
+            o.frequency = z[3 + v] * hz
+    elif was > 0:  # silence: the machine itself drives 0 (X = 0), then stops
+        o.stop()
+        o.run(z[2])
+        o.frequency = 0  # (clk_sys: 0 is driven within a few ns)
+        o.restart()
+        o.stop()

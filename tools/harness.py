@@ -14,6 +14,7 @@ tools/events.py reads them as (event, fields).
 
 import os
 import sys
+import types
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SIMBOARD = os.path.join(ROOT, "tools", "simboard")
@@ -146,6 +147,11 @@ class Sim(scenario.Scenario):
         microcontroller.nvm = self.nvm
         # a watchdog where the build has one, recording its feeds
         microcontroller.watchdog = Watchdog() if scenario.profile(name)["watchdog"] else None
+        # microcontroller.pin: the RP2040's GPIOs by number, the board's own pins (the
+        # Pico's profile finds its piezo's second pin there)
+        microcontroller.pin = types.SimpleNamespace(**{
+            "GPIO" + k[2:]: getattr(self.board, k) for k in dir(self.board)
+            if k[:2] == "GP" and k[2:].isdigit()})
         alarm.wake_alarm = wake_alarm
         self.coarse = coarse  # long quiet stretches in 100 ms passes (tools/sim.py)
         self.jump_us = JUMP_US  # ... and settled ones in jumps of up to this (0: never)

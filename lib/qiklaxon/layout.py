@@ -269,7 +269,7 @@ SOUND_BLIP = 2
 SOUND_DONE = 3
 SOUND_UNDONE = 4
 SOUND_WAVE = 5  # the Express's DAC wave (tone builds; None on a piezo)
-PIEZO = 6  # a piezo's run() words and clocks per Hz (the Pico's profile; after SOUND_WAVE)
+PIEZO = 6  # a piezo's tone(state machine, Hz, voice, Hz before) (the Pico's profile)
 # Flags and small values (Device.f, bytearray)
 F_SLOTS = 27
 ARM = 0  # the Klaxon was released long enough: its next press counts

@@ -35,15 +35,11 @@ def use(name, bid="OS_AGNOSTIC_BOARD"):
             setattr(me, pin_name, Pin(pin_id))
         return
     pid = 100
-    names = simprofiles.pin_names(simprofiles.profile(name))
-    for pin_name in names + ["LED", "BUTTON", "BOOT"]:
+    for pin_name in simprofiles.pin_names(simprofiles.profile(name)) + ["LED", "BUTTON", "BOOT"]:
         setattr(me, pin_name, Pin(pid))
         pid += 1
-    if [n for n in names if n[:2] == "GP"]:  # an RP2040's: every GPIO, numbered (rp2pio)
-        for n in range(29):
-            if not hasattr(me, "GP%d" % n):
-                setattr(me, "GP%d" % n, Pin(200 + n))
-            getattr(me, "GP%d" % n).gpio = n
+    if hasattr(me, "GP15"):  # an RP2040's: every GPIO, numbered (rp2pio), in _gpios.py
+        __import__("_gpios").name(me, Pin)
 
 
 use("simulated")
