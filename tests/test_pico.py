@@ -335,12 +335,22 @@ def test_the_klaxon_is_rasp_push_pull_and_the_chimes_squares(shared):
                     rise = None
         pulses[pin] = out
     a, b = pulses[pico.SPEAKER], pulses[pico.SPEAKER_B]
-    assert len(a) > 300 and abs(len(a) - len(b)) <= 1, (len(a), len(b))
-    for (ra, wa), (rb, wb), nxt in zip(a, b, a[1:]):  # GP14 pulses between two of GP15's
+    assert len(a) > 300 and abs(len(a) - len(b)) <= 2, (len(a), len(b))  # (each blast's end)
+    import bisect
+
+    starts = [r for r, _ in b]
+    alike = pairs = 0
+    for (ra, wa), nxt in zip(a, a[1:]):  # a GP14 pulse between each two of GP15's
+        if nxt[0] - ra > 5:
+            continue  # (the rest: the blast may end before GP14's half)
+        i = bisect.bisect_left(starts, ra)
+        assert i < len(b), ra
+        rb, wb = b[i]
         assert ra + wa <= rb and rb + wb <= nxt[0], (ra, wa, rb, wb, nxt)
-    # as long (but where the pitch steps between the two: its clock changed)
-    alike = sum(abs(wb - wa) <= 0.05 * wa for (ra, wa), (rb, wb) in zip(a, b))
-    assert alike >= 0.97 * len(a), (alike, len(a))
+        pairs += 1
+        # as long (but where the pitch steps between the two: its clock changed)
+        alike += abs(wb - wa) <= 0.05 * wa
+    assert pairs > 300 and alike >= 0.97 * pairs, (alike, pairs)
     longs = [i for i in range(1, len(a) - 1) if a[i][1] > 2 * min(a[i - 1][1], a[i + 1][1])]
     ratios, f0s = [], []
     for i, j in zip(longs, longs[1:]):
