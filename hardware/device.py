@@ -23,8 +23,8 @@ longer meanings in turn (the button's ladder) and letting go takes the one shown
 Any other press ends a held button first: a tap counts first (also one down but
 not yet taken when the Klaxon goes down); a hold into a longer meaning is called off.
 
-Sounds are WAV samples, or tone sweeps (hardware/outputs.py): a piezo's PWM
-frequency, or the Express's DAC looping one period of the klaxon's voice, 22 samples,
+Sounds are WAV samples, or tone sweeps (hardware/outputs.py): a piezo's PIO
+program's clock (the Pico's profile), or the Express's DAC looping one period of the klaxon's voice, 22 samples,
 whose pitch is its sample rate / 22 (re-played every 20 ms while the pitch moves).
 
 What the Express lacks (sleep, a watchdog, WAV, a piezo, an LED) is behind
@@ -66,6 +66,7 @@ _SOUND_BLIP = const(2)
 _SOUND_DONE = const(3)
 _SOUND_UNDONE = const(4)
 _SOUND_WAVE = const(5)  # the DAC's wave (None: a piezo)
+_PIEZO = const(6)  # a piezo's tone(state machine, Hz, voice, Hz before) (the Pico's profile)
 _NONE = const(255)  # no sound; a button up
 # Flags and small values (Device.f)
 _ARM = const(0)  # the Klaxon was released long enough: its next press counts
@@ -103,7 +104,7 @@ _FT = const(4)  # the fault
 _REARM = const(5)  # ms released before the Klaxon's next press counts
 _HELD = const(6)  # ms held before it counts as stuck
 _IDLE = const(7)  # ms idle before sleeping
-_DUTY = const(8)  # a piezo's duty cycle (the volume)
+_DUTY = const(8)  # (unused since the piezo's PIO program: its volume is in the program's init)
 _T0 = const(9)  # the sweep's segment started
 _TN = const(10)  # the sweep's next step
 _HZ = const(11)  # the pitch now
@@ -427,6 +428,8 @@ class Device:
             p[_OUT].play(s)
         else:  # a tone sweep
             f[_SEG] = 0
+            if __debug__:  # a piezo: what played ends, the new sound's voice from its start
+                self.hush(0)  # (the Express's one DAC wave needs not: -O3 drops this)
             self.t[_T0] = self.t[_TN] = n
             self.step(n)
 
@@ -459,10 +462,9 @@ class Device:
         o = p[_OUT]
         if __debug__ and not self.f[_TONE]:  # WAV
             o.stop()
-        elif __debug__ and p[_SND][_SOUND_WAVE] is None:  # a piezo
-            if hz > 0:
-                o.frequency = hz
-            o.duty_cycle = t[_DUTY] if hz > 0 else 0
+        elif __debug__ and p[_SND][_SOUND_WAVE] is None:  # a piezo: its PIO program, by the
+            # Pico's profile's tone(): the voice 0 RASP (klaxon, buzz), 1 SQUARE; the pitch before
+            p[_SND][_PIEZO](o, hz, self.f[_CUR] > _SOUND_DENIED, t[_HZ])
         elif hz != t[_HZ]:  # the DAC's wave: 22 samples a period (hardware/profile_cpx.py)
             if hz > 0:
                 p[_SND][_SOUND_WAVE].sample_rate = 22 * hz

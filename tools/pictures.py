@@ -348,7 +348,7 @@ def wiring_pico():
         '<rect x="393" y="52" width="44" height="26" rx="3" fill="#999" stroke="#000"/>',
         _text(415, 46, "USB", 13, "middle"),
         _text(415, 584, "Raspberry Pi Pico, from above", 14, "middle", bold=True)]
-    used = {20: "#d55e00", 18: "#000", 21: "#0072b2", 22: "#0072b2", 23: "#000", 24: "#0072b2",
+    used = {20: "#d55e00", 19: "#d55e00", 21: "#0072b2", 22: "#0072b2", 23: "#000", 24: "#0072b2",
             28: "#000", 29: "#009e73", 38: "#000", 39: "#cc0000"}
     for n, name in enumerate(PICO_PINS, 1):
         x, y, side = pico_pin(n)
@@ -406,15 +406,19 @@ def wiring_pico():
     out.append(_text(nx + 36, ny + 18, "NC: empty", 13, "middle"))
     out.append(_text(840, 604, "NO to GP16", 13, "end", "#0072b2", True))
     out.append(_text(790, a_gnd[1] + 18, "COM to GND", 13, bold=True))
-    # the piezo on the left: GP15 (pin 20) and GND (pin 18), either leg to either
+    # the piezo on the left: GP15 (pin 20) and GP14 (pin 19), either leg to either: the
+    # two driven in antiphase (push-pull); QK_AUDIO = "piezo-gnd": GND (pin 18) for GP14
     p15 = pico_pin(20)
-    g18 = pico_pin(18)
+    p14 = pico_pin(19)
     out.append('<rect x="150" y="%d" width="56" height="%d" rx="10" fill="#333" stroke="#000"/>'
-               % (g18[1] - 12, p15[1] - g18[1] + 24))
+               % (p14[1] - 12, p15[1] - p14[1] + 24))
     out.append(_wire([(p15[0] - 6, p15[1]), (206, p15[1])], "#d55e00"))
-    out.append(_wire([(g18[0] - 6, g18[1]), (206, g18[1])], "#000"))
+    out.append(_wire([(p14[0] - 6, p14[1]), (206, p14[1])], "#d55e00"))
     out.append(_text(190, p15[1] + 40, "passive piezo: either leg", 13, "middle", bold=True))
     out.append(_text(190, p15[1] + 58, "to either pin (no polarity)", 13, "middle"))
+    out.append(_text(190, p14[1] - 52, "GP15 and GP14, push-pull;", 13, "middle"))
+    out.append(_text(190, p14[1] - 34, 'or GP15 and GND (pin 18)', 13, "middle"))
+    out.append(_text(190, p14[1] - 16, 'with QK_AUDIO = "piezo-gnd"', 13, "middle"))
     out.append(_text(20, h - 14, "Every button from its pin to GND, no resistors. An amplifier "
                      'instead of the piezo: its input on GP15, and QK_AUDIO = "amp".', 13,
                      fill="#333"))
