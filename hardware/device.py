@@ -23,8 +23,8 @@ longer meanings in turn (the button's ladder) and letting go takes the one shown
 Any other press ends a held button first: a tap counts first (also one down but
 not yet taken when the Klaxon goes down); a hold into a longer meaning is called off.
 
-Sounds are WAV samples, or tone sweeps (hardware/outputs.py): a piezo's PWM
-frequency, or the Express's DAC looping one period of the klaxon's voice, 22 samples,
+Sounds are WAV samples, or tone sweeps (hardware/outputs.py): a piezo's PIO
+program's clock (the Pico's profile), or the Express's DAC looping one period of the klaxon's voice, 22 samples,
 whose pitch is its sample rate / 22 (re-played every 20 ms while the pitch moves).
 
 What the Express lacks (sleep, a watchdog, WAV, a piezo, an LED) is behind
@@ -90,6 +90,7 @@ _B_KEYS = const(2)
 _SOUND_KLAXON = const(0)
 _SOUND_DENIED = const(1)
 _SOUND_WAVE = const(5)
+_PIEZO = const(6)
 _ARM = const(0)
 _STUCK = const(1)
 _UP = const(2)
@@ -124,7 +125,6 @@ _FT = const(4)
 _REARM = const(5)
 _HELD = const(6)
 _IDLE = const(7)
-_DUTY = const(8)
 _T0 = const(9)
 _TN = const(10)
 _HZ = const(11)
@@ -417,6 +417,8 @@ class Device:
             p[_OUT].play(s)
         else:  # a tone sweep
             f[_SEG] = 0
+            if __debug__:  # a piezo: what played ends, the new sound's voice from its start
+                self.hush(0)  # (the Express's one DAC wave needs not: -O3 drops this)
             self.t[_T0] = self.t[_TN] = n
             self.step(n)
 
@@ -449,10 +451,9 @@ class Device:
         o = p[_OUT]
         if __debug__ and not self.f[_TONE]:  # WAV
             o.stop()
-        elif __debug__ and p[_SND][_SOUND_WAVE] is None:  # a piezo
-            if hz > 0:
-                o.frequency = hz
-            o.duty_cycle = t[_DUTY] if hz > 0 else 0
+        elif __debug__ and p[_SND][_SOUND_WAVE] is None:  # a piezo: its PIO program, by the
+            # Pico's profile's tone(): the voice 0 RASP (klaxon, buzz), 1 SQUARE; the pitch before
+            p[_SND][_PIEZO](o, hz, self.f[_CUR] > _SOUND_DENIED, t[_HZ])
         elif hz != t[_HZ]:  # the DAC's wave: 22 samples a period (hardware/profile_cpx.py)
             if hz > 0:
                 p[_SND][_SOUND_WAVE].sample_rate = 22 * hz

@@ -37,6 +37,11 @@ def mixed(out, volume):
     m = audiomixer.Mixer(voice_count=1, sample_rate=one[0], channel_count=one[1],
                          bits_per_sample=one[2], samples_signed=one[2] > 8, buffer_size=1024)
     out.play(m)
+    # Kept for as long as the board runs: nothing else holds the output (the device holds
+    # the voice), and CircuitPython 10's PWMAudioOut deinits itself when collected (its
+    # __del__): the sound stopped at start-up's first collection (the real Pico firmware's
+    # lane: GP15 released some 10 ms after the mixer began)
+    sys.modules["hardware"].out = out
     v = m.voice[0]
     v.level = volume / 10
     return v, tuple(snd)

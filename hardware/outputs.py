@@ -92,8 +92,14 @@ def start(p):
     prof = mod.PROFILE
     # Sound: the profile's sound()
     a = v[_QK_AUDIO]
-    if a and a not in ("piezo", "amp"):
-        print("QK_AUDIO = %r is not 'piezo' or 'amp'; using the build's own" % a)
+    w = ("piezo", "amp")
+    if __debug__:  # (a Pico's piezo on one pin; -O3 drops it: each text stays in the Express's RAM)
+        w = ("piezo", "piezo-gnd", "amp")
+    if a and a not in w:
+        if __debug__:
+            print("QK_AUDIO = %r is not 'piezo', 'piezo-gnd' or 'amp'; using the build's own" % a)
+        else:
+            print("QK_AUDIO = %r is not 'piezo' or 'amp'; using the build's own" % a)
         bad += 1
     o = None
     snd = (None, None, None)
@@ -105,6 +111,7 @@ def start(p):
     except (ImportError, ValueError, RuntimeError, OSError) as e:
         print("no sound: %r" % e)
         bad += 1
+    prof = mod.PROFILE  # (with QK_AUDIO = "amp" a profile names the amplifier's enable pin)
     sw = None
     en = [None, None]
     # The slide switch, the speaker's enable pin and the LED (driven low); a pin a

@@ -9,7 +9,7 @@ PROFILE = (  # a tuple, not a dict: no key names in the board's RAM
     ('BUTTON_A', True),  # a: button A, the same way (None: not wired)
     ('BUTTON_B', True),  # b: button B
     ('SLIDE_SWITCH', False),  # switch: (pin, its level when muted) or None
-    0,  # audio: 0 DAC tones (audioio), 1 WAV files (audiopwmio), 2 a piezo (pwmio tones)
+    0,  # audio: 0 DAC tones (audioio), 1 WAV files (audiopwmio), 2 a piezo (rp2pio tones)
     'SPEAKER',  # speaker: its pin
     'SPEAKER_ENABLE',  # speaker_enable: the amplifier's enable pin, or None
     ('NEOPIXEL', 10, True),  # pixels: (pin, how many NeoPixels (0: none unless QK_PIXELS says),

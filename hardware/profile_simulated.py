@@ -10,7 +10,7 @@ PROFILE = (  # a tuple, not a dict: no key names in the board's RAM
     ('Dx_INPUT_TOGGLE', False),  # a: button A, the same way (None: not wired)
     ('Dx_INPUT_TRUE', False),  # b: button B
     None,  # switch: (pin, its level when muted) or None
-    1,  # audio: 0 DAC tones (audioio), 1 WAV files (audiopwmio), 2 a piezo (pwmio tones)
+    1,  # audio: 0 DAC tones (audioio), 1 WAV files (audiopwmio), 2 a piezo (rp2pio tones)
     'Ax_OUTPUT',  # speaker: its pin
     'Dx_OUTPUT',  # speaker_enable: the amplifier's enable pin, or None
     ('NEOPIXEL', 10, True),  # pixels: (pin, how many NeoPixels (0: none unless QK_PIXELS says),

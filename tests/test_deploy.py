@@ -43,7 +43,7 @@ EXPECTED = {
                                          "hardware/mixer.py", "lib/neopixel.py"},
     # the Express: DAC tones (no WAV files, no mixer), no alarm or watchdog, neopixel frozen
     ("cpx", ""): EVERY_BUILD | {"hardware/profile_cpx.py"},
-    # a Pico with its piezo: pwmio tones, sleep and a watchdog
+    # a Pico with its piezo: rp2pio tones, sleep and a watchdog
     ("pico", ""): EVERY_BUILD | {"hardware/profile_pico.py", "hardware/power.py",
                                  "lib/neopixel.py"},
     # a Pico with a small amplifier (QK_AUDIO = "amp"): WAV sounds through the mixer

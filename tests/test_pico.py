@@ -91,7 +91,7 @@ def reads(*names):
 
 # Made ahead, longest first (emulated seconds of a busy CPU; the sleep run apart)
 AHEAD = ("robot", "rest", "cuts", "scoreboard", "question", "watchdog", "stuck", "bad",
-         "safemode", "first")
+         "safemode", "first", "second")
 
 
 def _folder(tmp_path_factory, config):
@@ -207,7 +207,7 @@ def _question():
     try:
         out = d.path + "-out.bin"
         r = pico.run(d, Q_STEPS, Q_MS, ws2812=True, log_flash=True, flash_out=out,
-                     pins=(pico.SPEAKER, pico.LED, pico.PIXELS))
+                     pins=(pico.SPEAKER, pico.SPEAKER_B, pico.LED))
         restart = pico.run(flash_in=out, ms=700, until="at ")
         r.nvm = pico.nvm_of(out)
         r.restart = restart
@@ -293,17 +293,82 @@ check_sound = pico.check_sound
 
 @reads("question")
 def test_piezo_plays_klaxon_buzz_and_blip_as_defined(shared):
-    """GP15's PWM: each sound the harness starts, the board starts within SOUND_MS, and
-    its frequency and duty over time are the TONES sweep at QK_VOLUME 8 (40%)."""
+    """The piezo on GP15 and GP14 (every edge of the two): each sound the harness starts,
+    the board starts within SOUND_MS, and its pitch and driven share over time are the
+    TONES sweep at QK_VOLUME 8 (25 ticks of 32 each half), in its voice: the klaxon and
+    the buzz RASP, the chimes SQUARE; the two pins in antiphase all along."""
     r = shared("question")
     sim = _harness_question()
     heard = sim.sounds()
     assert {"klaxon", "denied", "blip", "done"} <= {n for _, n in heard} <= set(NAMES), heard
-    pwm = r.pwm()
+    pwm = r.sound()
     for k, (t, name) in enumerate(heard):
         t1 = heard[k + 1][0] - SOUND_MS if k + 1 < len(heard) else Q_MS  # (the next may be early)
-        start = check_sound(pwm, name, t - SOUND_MS, t1, 3277 * 8 / 65535 * 100)
+        start = check_sound(pwm, name, t - SOUND_MS, t1, pico.on_percent(8))
         assert abs(start - t) <= SOUND_MS, (name, start, t)
+    # (a period's pulse pair may see the pitch step between the two: its clock changed)
+    anti = [p[4] for p in r.piezo() if p[1] and p[3] != "?"]
+    assert len(anti) > 1000 and sum(anti) >= 0.98 * len(anti), (sum(anti), len(anti))
+    assert not r.pwm(), "a PWM on the piezo's pins: %s" % r.pwm()[:3]
+
+
+@reads("question")
+def test_the_klaxon_is_rasp_push_pull_and_the_chimes_squares(shared):
+    """Every edge of GP15 and GP14 in the question's klaxon: the pins toggle in
+    antiphase (GP14's pulse half a carrier cycle after each of GP15's, as long); each
+    period of the pitch f0 is 8 short pulses of the carrier and a slow one 3 times as
+    long, the carrier 11 x f0 (measured apart: the carrier from the short pulses, f0
+    from one slow pulse to the next); f0 rises from 190 to 430 Hz in each of two blasts
+    (TONES: 190 -> 430 Hz in 380 ms, 430 -> 420 Hz, a 60 ms rest, again), with a rest
+    between them; the chimes (blip, done) are squares, one pulse a cycle on each pin."""
+    r = shared("question")
+    k = [t for t, s in r.lines() if s.startswith("klaxon ")][0]
+    pulses = {}
+    for pin in (pico.SPEAKER, pico.SPEAKER_B):
+        rise, out = None, []
+        for t, v in r.gpio(pin):
+            if k - 5 <= t < k + 1400:
+                if v:
+                    rise = t
+                elif rise is not None:
+                    out.append((rise, t - rise))
+                    rise = None
+        pulses[pin] = out
+    a, b = pulses[pico.SPEAKER], pulses[pico.SPEAKER_B]
+    assert len(a) > 300 and abs(len(a) - len(b)) <= 2, (len(a), len(b))  # (each blast's end)
+    import bisect
+
+    starts = [r for r, _ in b]
+    alike = pairs = 0
+    for (ra, wa), nxt in zip(a, a[1:]):  # a GP14 pulse between each two of GP15's
+        if nxt[0] - ra > 5:
+            continue  # (the rest: the blast may end before GP14's half)
+        i = bisect.bisect_left(starts, ra)
+        assert i < len(b), ra
+        rb, wb = b[i]
+        assert ra + wa <= rb and rb + wb <= nxt[0], (ra, wa, rb, wb, nxt)
+        pairs += 1
+        # as long (but where the pitch steps between the two: its clock changed)
+        alike += abs(wb - wa) <= 0.05 * wa
+    assert pairs > 300 and alike >= 0.97 * pairs, (alike, pairs)
+    longs = [i for i in range(1, len(a) - 1) if a[i][1] > 2 * min(a[i - 1][1], a[i + 1][1])]
+    ratios, f0s = [], []
+    for i, j in zip(longs, longs[1:]):
+        if j - i != 9:  # (a rest between)
+            continue
+        period = a[j][0] - a[i][0]
+        carrier = (a[j - 1][0] - a[i + 1][0]) / 7  # the 8 short pulses: 7 cycles
+        ratios.append(period / carrier)
+        f0s.append((a[i][0], 1000 / period))
+        assert abs(a[i][1] / a[i - 1][1] - 3) < 0.2, (a[i - 1], a[i])  # the slow pulse
+    assert len(f0s) > 150 and all(abs(x - 11) < 0.3 for x in ratios), ratios[:10]
+    gaps = [(x[0] + x[1], y[0]) for x, y in zip(a, a[1:]) if y[0] - x[0] - x[1] > 5]
+    assert len(gaps) == 1 and 50 <= gaps[0][1] - gaps[0][0] <= 75, gaps  # the rest
+    for blast in ([f for t, f in f0s if t < gaps[0][0]], [f for t, f in f0s if t > gaps[0][1]]):
+        assert min(blast[:3]) < 200 and max(blast) > 420 and max(blast) < 440, blast[:5]
+    squares = [p for p in r.piezo() if p[1] and p[3] == "square"]
+    assert len(squares) > 100 and all(p[4] for p in squares)
+    assert {round(p[1], -1) for p in squares} >= {1800, 880, 1320}, {round(p[1], -1) for p in squares}
 
 
 @reads("question")
@@ -411,7 +476,7 @@ def _stuck():
 def test_stuck_klaxon_and_volume(shared):
     """The Klaxon held 2.6 s with QK_STUCK_S = 2: the fault said and cleared as the
     harness says, B asking the question meanwhile (the card: A and B still work); then a
-    question's Klaxon at QK_VOLUME 3: duty 15% on GP15."""
+    question's Klaxon at QK_VOLUME 3: 9 ticks of 32 each half driven."""
     r = shared("stuck")
     sim = pico.harness(STUCK_SETTINGS, STUCK_STEPS, STUCK_MS)
     assert_same(r.lines(), sim.events)
@@ -424,7 +489,7 @@ def test_stuck_klaxon_and_volume(shared):
     assert ask and cleared and ask[0] < cleared[0], said
     # (the stuck Klaxon's own try sounds first: the question's Klaxon is the last)
     k = [t for t, s in r.lines() if s.startswith("klaxon ")][-1]
-    check_sound(r.pwm(), "klaxon", k - 5, STUCK_MS, 3277 * 3 / 65535 * 100)
+    check_sound(r.sound(), "klaxon", k - 5, STUCK_MS, pico.on_percent(3))
 
 
 BAD = b"QK_PLAYERS = 42\nQK_VOLUME = loud\nQk_MUTE = 1\nQK_MUTE = 1\nQK_PIXELS = 10\n" \
@@ -438,7 +503,7 @@ def _bad():
     d = pico.Drive(BAD)
     try:
         return pico.run(d, BAD_STEPS, BAD_MS, ws2812=True,
-                        pins=(pico.SPEAKER, pico.LED, pico.PIXELS))
+                        pins=(pico.SPEAKER, pico.SPEAKER_B, pico.LED))
     finally:
         d.close()
 
@@ -446,18 +511,53 @@ def _bad():
 @reads("bad")
 def test_bad_settings_and_mute(shared):
     """A settings.toml with bad values and a wrongly cased key: the harness's reports,
-    the defaults used, the ring flashing purple; QK_MUTE = 1: no PWM sound at all, the
-    LED still flashes with the Klaxon."""
+    the defaults used, the ring flashing purple; QK_MUTE = 1: no sound at all (the piezo's
+    two pins set low at start-up and never toggled), the LED still flashes with the
+    Klaxon."""
     r = shared("bad")
     sim = pico.harness(BAD.decode(), BAD_STEPS, BAD_MS)
     assert_same(r.lines(), sim.events)
     said = [s for _, s in r.lines()]
     assert any("QK_PLAYERS" in s for s in said) and any("QK_VOLUME" in s for s in said), said
     assert any(s.startswith("klaxon ") for s in said)
-    assert all(du == 0 for _, _, du in r.pwm()), "muted, yet the piezo sounded"
+    assert not r.sound() and not r.pwm(), "muted, yet the piezo sounded"
+    for pin in (pico.SPEAKER, pico.SPEAKER_B):
+        assert [v for _, v in r.gpio(pin)] == [0], (pin, r.gpio(pin))
     assert any(v == 1 for t, v in r.gpio(pico.LED) if t > 1400)
     purple = E.PALETTE[E.COLOUR_NAMES.index("purple")]
     assert any(purple in px for t, px in r.frames() if t < 1000)
+
+
+SECOND = pico.settings_text('QK_PIN_B = "GP14"\n', players=3)  # (a button on GP14)
+SECOND_STEPS = scenario.taps("300 klaxon 150")
+SECOND_MS = 1000
+
+
+@emulated("second")
+def _second():
+    d = pico.Drive(SECOND)
+    try:
+        return pico.run(d, SECOND_STEPS, SECOND_MS)
+    finally:
+        d.close()
+
+
+@reads("second")
+def test_a_button_on_the_piezos_second_pin_leaves_it_one_pin_said(shared):
+    """Button B moved onto GP14, the piezo's second pin: CircuitPython's rp2pio refuses the
+    pin ("in use"); the board says so as the harness does (the same line), starts, and its
+    klaxon plays on GP15 alone (the RASP, as with QK_AUDIO = "piezo-gnd"), GP14 an input."""
+    r = shared("second")
+    sim = pico.harness(SECOND, SECOND_STEPS, SECOND_MS)
+    assert_same(r.lines(), sim.events)
+    said = [s for _, s in r.lines()]
+    assert said[0] == ('QK_AUDIO = "piezo": its second pin: GP14 in use; the piezo on one '
+                       'pin, its other leg to GND (QK_AUDIO = "piezo-gnd")'), said
+    assert any(s.startswith("klaxon ") for s in said), said
+    assert not [v for t, v in r.gpio(pico.SPEAKER_B) if t > 0]
+    rasp = [p for p in r.piezo() if p[1] and p[3] == "rasp"]
+    assert len(rasp) > 50 and not any(p[4] for p in rasp)  # (one pin: no partner pulses)
+    assert abs(rasp[0][2] - pico.on_percent(8)) < 0.01 and 185 < rasp[0][1] < 195, rasp[0]
 
 
 @emulated("first")
@@ -539,8 +639,8 @@ def test_the_waking_press_counts_though_released_before_code_py(shared):
     assert after == sim_after
     woke = [(t, s) for t, s in lines_from(r.lines(), WAKE_MS) if s.startswith("klaxon")]
     assert woke, "no klaxon line after the wake: the waking press was lost %s" % after
-    assert any(WAKE_MS < t < WAKE_MS + 3000 and du > 0 for t, _, du in r.pwm()), \
-        "the piezo stayed silent for 3 s after the wake: %s" % r.pwm()[-5:]
+    assert any(WAKE_MS < p[0] < WAKE_MS + 3000 and p[2] > 0 for p in r.sound()), \
+        "the piezo stayed silent for 3 s after the wake: %s" % r.sound()[-5:]
 
 
 CODE = open(os.path.join(pico.ROOT, "code.py")).read()

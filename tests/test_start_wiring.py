@@ -27,6 +27,8 @@ def board_with(board_id, *names):
     b = types.SimpleNamespace(board_id=board_id)
     for i, name in enumerate(names):
         setattr(b, name, agnostic.Pin(300 + i))
+        if name[:2] == "GP":  # (its GPIO number: rp2pio's side-set pins are consecutive)
+            getattr(b, name).gpio = int(name[2:])
     return b
 
 
@@ -155,7 +157,7 @@ def test_a_named_on_the_klaxons_pin_is_not_wired_and_b_is_the_one_button():
 
 
 def test_a_board_without_as_pin_has_b_as_the_one_button(monkeypatch):
-    b = board_with("raspberry_pi_pico", "GP16", "GP18", "GP15", "LED")
+    b = board_with("raspberry_pi_pico", "GP16", "GP18", "GP14", "GP15", "LED")
     sim = sim_on(monkeypatch, b, "QK_LONG_MS = 1200\n", klaxon=("GP16", False),
                  b_button=("GP18", False))
     assert errors(sim) == []

@@ -14,6 +14,7 @@ tools/events.py reads them as (event, fields).
 
 import os
 import sys
+import types
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SIMBOARD = os.path.join(ROOT, "tools", "simboard")
@@ -35,6 +36,7 @@ import microcontroller  # noqa: E402
 import scenario  # noqa: E402
 import simclock  # noqa: E402
 import simpins  # noqa: E402
+import rp2pio  # noqa: E402
 import synth  # noqa: E402
 from flashsim import FlashSim  # noqa: E402
 from qiklaxon import layout  # noqa: E402
@@ -57,6 +59,17 @@ def _read(self):
 
 
 _agnostic.Pin.read = _read
+_init = _agnostic.Pin.init
+
+
+def _claim(self, *args, **kwargs):
+    """Blinka's agnostic Pin.init, the pin noted as in use (rp2pio's stand-in refuses it,
+    as CircuitPython does a pin a DigitalInOut holds)."""
+    rp2pio.CLAIMED.add(self.id)
+    return _init(self, *args, **kwargs)
+
+
+_agnostic.Pin.init = _claim
 
 _NAMES = synth.NAMES  # the device's sounds, by number
 
@@ -97,8 +110,14 @@ class ProfileBoard:
 
     def __init__(self, name):
         self.board_id = BOARD_IDS[name]
-        for i, pin_name in enumerate(scenario.pin_names(scenario.profile(name))):
+        names = scenario.pin_names(scenario.profile(name))
+        for i, pin_name in enumerate(names):
             setattr(self, pin_name, _agnostic.Pin(100 + i))
+        if any(n[:2] == "GP" for n in names):  # an RP2040's: every GPIO, numbered (rp2pio)
+            for n in range(29):
+                if not hasattr(self, "GP%d" % n):
+                    setattr(self, "GP%d" % n, _agnostic.Pin(200 + n))
+                getattr(self, "GP%d" % n).gpio = n
 
 
 WAKE_BOOT_US = 1_300_000  # a pin alarm's press -> code.py running again
@@ -139,6 +158,11 @@ class Sim(scenario.Scenario):
         microcontroller.nvm = self.nvm
         # a watchdog where the build has one, recording its feeds
         microcontroller.watchdog = Watchdog() if scenario.profile(name)["watchdog"] else None
+        # microcontroller.pin: the RP2040's GPIOs by number, the board's own pins (the
+        # Pico's profile finds its piezo's second pin there)
+        microcontroller.pin = types.SimpleNamespace(**{
+            "GPIO" + k[2:]: getattr(self.board, k) for k in dir(self.board)
+            if k[:2] == "GP" and k[2:].isdigit()})
         alarm.wake_alarm = wake_alarm
         self.coarse = coarse  # long quiet stretches in 100 ms passes (tools/sim.py)
         self.jump_us = JUMP_US  # ... and settled ones in jumps of up to this (0: never)
@@ -151,6 +175,7 @@ class Sim(scenario.Scenario):
 
     def power_on_again(self):
         self.device = None  # (what sounds while it starts is heard below, once)
+        rp2pio.CLAIMED.clear()  # (a reset frees every pin, as on a board)
         super().power_on_again()
         d = self.device
         if d is not None and d.f[layout.CUR] != layout.NONE:  # a sound from start-up: the

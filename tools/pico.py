@@ -46,6 +46,7 @@ PACKAGE = "rp2040js"
 FIRMWARE = "firmware/circuitpython-10.2.1-raspberry_pi_pico-uart-console.uf2"
 PINS = {"klaxon": 16, "a": 17, "b": 18}  # hardware/profile_pico.py: to GND, pull-ups
 SPEAKER = 15
+SPEAKER_B = 14  # the piezo's other pin, push-pull (hardware/profile_pico.py)
 LED = 25
 PIXELS = 22
 OFFSET = 1500  # ms from the chip's reset to the harness's power-on (code.py ~1311 + start-up)
@@ -359,6 +360,76 @@ class Run:
                 if r["kind"] == "pwm" and r.get("pin") == pin and "freq" in r
                 and r["text"].split()[1] == "config"]
 
+    def piezo(self, a=SPEAKER, b=SPEAKER_B):
+        """What the piezo between pins ``a`` and ``b`` is driven with, from every edge of the
+        two (``--edges``): [(t_ms, Hz, on %, voice, antiphase)], one record per period of
+        the pitch (RASP: 8 short pulses of ``a`` and a long one, 3 times as long, the period
+        f0 = the carrier / 11) or per cycle (SQUARE: pulses all alike; one pin: its
+        pulses, the other silent), and (t_ms, 0, 0, None, None) where both pins stop
+        toggling (5 ms and more: a rest, the sound's end). Hz: the pitch as the tone
+        tables give it (RASP's f0, the SQUARE's note); on %: the pulse's share of its half
+        cycle; antiphase: ``b`` pulsed between each two pulses of ``a``, its pulses as
+        long, half a carrier cycle later (False with one pin)."""
+        pulses = {}
+        for pin in (a, b):
+            rises, out = None, []
+            for t, v in self.gpio(pin):
+                if v == 1:
+                    rises = t
+                elif rises is not None:
+                    out.append((rises, t - rises))
+                    rises = None
+            pulses[pin] = out
+        pa, pb = pulses[a], pulses[b]
+        final = max([r["t"] for r in self.records] or [0])  # the run's last record
+        bursts, cur = [], []
+        for r, w in pa:
+            if cur and r - (cur[-1][0] + cur[-1][1]) > 5:
+                bursts.append(cur)
+                cur = []
+            cur.append((r, w))
+        if cur:
+            bursts.append(cur)
+        out = []
+        for burst in bursts:
+            n = len(burst)
+            # (long: twice as long as the pulse before it; the pitch moves, so only locally)
+            longs = {i for i in range(1, n) if burst[i][1] > 2 * burst[i - 1][1]}
+            i, kind = 0, None
+            while i < n:
+                if i + 8 < n and i + 8 in longs and not longs & set(range(i, i + 8)):
+                    fast = burst[i:i + 8]  # a RASP period: 8 short pulses, then the long one
+                    # (medians: the pitch may step within the period, changing the clock)
+                    cycles = sorted(b[0] - a[0] for a, b in zip(fast, fast[1:]))
+                    shares = sorted(a[1] / (b[0] - a[0]) for a, b in zip(fast, fast[1:]))
+                    spacing = cycles[3]
+                    out.append((burst[i][0], 1000 / (11 * spacing), 200 * shares[3], "rasp",
+                                _antiphase(fast, pb, spacing)))
+                    i, kind = i + 9, "rasp"
+                    continue
+                spacing = (burst[i + 1][0] - burst[i][0] if i + 1 < n else
+                           burst[i][0] - burst[i - 1][0] if i else 1)
+                if longs & set(range(i - 9, i + 10)):  # a RASP period cut short: its pitch
+                    out.append((burst[i][0], 1000 / (11 * spacing),
+                                100 * burst[i][1] / (spacing / 2), "?", None))
+                    kind = "?"
+                elif i + 1 < n:  # SQUARE: a record per cycle
+                    if kind in ("rasp", "?"):  # (a RASP sound ended, a SQUARE one began)
+                        out.append((burst[i - 1][0] + burst[i - 1][1], 0, 0, None, None))
+                    out.append((burst[i][0], 1000 / spacing, 100 * burst[i][1] / (spacing / 2),
+                                "square", _antiphase(burst[i:i + 1], pb, spacing)))
+                    kind = "square"
+                i += 1
+            last = burst[-1][0] + burst[-1][1]
+            end = max([last] + [r + w for r, w in pb if burst[0][0] <= r <= last + 5])
+            if end < final - 5:  # (else the run ended while it sounded)
+                out.append((end, 0, 0, None, None))
+        return out
+
+    def sound(self):
+        """[(t_ms, Hz, on %, voice)] of the piezo (``piezo()``): what check_sound reads."""
+        return [x[:4] for x in self.piezo()]
+
     def gpio(self, pin):
         """[(t_ms, level)] of an output pin's changes."""
         return [(r["t"], r["value"]) for r in self.records
@@ -413,8 +484,10 @@ class Run:
 
 def command(drive=None, steps=(), ms=5000, flash_in=None, flash_out=None, label="QIKLAXON",
             offset=OFFSET, until=None, cut=None, no_usb=False, ws2812=False, log_flash=False,
-            pins=(SPEAKER, LED), max_resets=None, events_path=None):
-    """The run.mjs command line for a run (see ``run``)."""
+            pins=(SPEAKER, SPEAKER_B, LED), max_resets=None, events_path=None, edges=True):
+    """The run.mjs command line for a run (see ``run``). ``edges``: every edge of the
+    PIO-driven piezo pins (``--edges``; of the ``pins`` only: keep GP22's NeoPixel bits
+    out of them, ``ws2812`` decodes those)."""
     k = kit()
     cmd = ["node", os.path.join(k, "run.mjs"), "--json", "--ms", "%g" % (ms + offset),
            "--firmware", os.path.join(k, FIRMWARE)]
@@ -438,6 +511,8 @@ def command(drive=None, steps=(), ms=5000, flash_in=None, flash_out=None, label=
         cmd += ["--ws2812", str(PIXELS)]
     if log_flash:
         cmd.append("--log-flash")
+    if edges:
+        cmd.append("--edges")
     if max_resets is not None:
         cmd += ["--max-resets", str(max_resets)]
     return cmd
@@ -521,6 +596,24 @@ def run(drive=None, steps=(), ms=5000, offset=OFFSET, timeout=RUN_LIMIT_S, nice=
     return r
 
 
+def _antiphase(pulses, other, spacing):
+    """Whether ``other`` has a pulse as long as each of ``pulses`` (within 5 %), starting
+    half a cycle after it (within 5 % of the cycle: the pitch may step between the two;
+    the cycle: to the next of ``pulses``, ``spacing`` ms after the last)."""
+    import bisect
+
+    starts = [r for r, _ in other]
+    for k, (r, w) in enumerate(pulses):
+        cycle = pulses[k + 1][0] - r if k + 1 < len(pulses) else spacing
+        i = bisect.bisect_left(starts, r)
+        if i >= len(other):
+            return False
+        r2, w2 = other[i]
+        if abs(r2 - r - cycle / 2) > 0.05 * cycle or abs(w2 - w) > 0.05 * w:
+            return False
+    return True
+
+
 def cost(value):
     """What the runs in ``value`` cost (Runs, a Run's ``restart``, lists, tuples and dicts
     of them): {"runs", "emulated", "busy", "cpu", "wall"} (seconds; see ``Run``)."""
@@ -562,17 +655,38 @@ def _tone(i, d):
     return None
 
 
+def on_percent(volume):
+    """The piezo's driven share of each half of its drive at QK_VOLUME ``volume`` (%), as
+    hardware/profile_pico.py defines it: 32 x volume // 10 ticks of 32, at most 29."""
+    return 100 * min(32 * volume // 10, 29) / 32
+
+
 def check_sound(pwm, name, t0, t1, duty):
-    """The PWM configurations in [t0, t1) follow sound ``name`` from its start: each
-    pitch is the sweep's within 2% (the divider's rounding) at most 30 ms behind (the
-    sweep steps every 20 ms, on a pass that does the sound) or 10 ms ahead, ``duty`` %
-    while it sounds, 0 in its rests and after its end."""
+    """The piezo's drive (``Run.sound()``: per period of the pitch, its Hz, its driven
+    share of a half and its voice) in [t0, t1) follows sound ``name`` from its start:
+    each pitch is the sweep's within 2% (the divider's rounding) at most 30 ms behind
+    (the sweep steps every 20 ms, on a pass that does the sound) or 10 ms ahead,
+    ``duty`` % driven while it sounds, in its voice (the klaxon and the buzz RASP, the
+    chimes SQUARE; a RASP's period cut short by a rest or the end excepted), 0 in its
+    rests and after its end."""
     import synth
 
     i = synth.NAMES.index(name)
     TONES = synth.tones()
     total = sum(TONES[i][2::3]) * 10
-    seen = [(t, f, du) for t, f, du in pwm if t0 <= t < t1]
+    voice = "rasp" if i < 2 else "square"
+    seen = [r for r in pwm if t0 <= r[0] < t1]
+    cut, tail = set(), True  # (the "?" records of a period cut short: the last before a stop)
+    for r in reversed(seen):
+        if not r[1]:
+            tail = True
+        elif r[3] == "?" and tail:
+            cut.add(r[0])
+        else:
+            tail = False
+    bad = [r for r in seen if r[1] and r[3] != voice and r[0] not in cut]
+    assert not bad, "%s: not %s: %s" % (name, voice, bad[:5])
+    seen = [r[:3] for r in seen]
     starts = [t for t, f, du in seen if du > 0]
     assert starts, "no sound in [%d, %d)" % (t0, t1)
     start = starts[0]
@@ -586,12 +700,13 @@ def check_sound(pwm, name, t0, t1, duty):
         # the console line, a collection of the garbage in that pass; seen: 6 ms)
         want = [_tone(i, x) for x in range(max(0, int(d) - 30), int(d) + 11)]
         if du > 0:
-            ok = abs(du - duty) < 0.01 and any(w and abs(f - w) / w < 0.02 for w in want)
+            ok = (abs(du - duty) < 0.01 or t in cut) and any(  # (a pulse cut short by the stop)
+                w and abs(f - w) / w < 0.02 for w in want)
         else:
             ok = any(not w for w in want)
         if not ok:
             problems.append("%.1f ms in: %.1f Hz duty %.2f%%, the sweep says %s" % (
-                d, f, du, sorted(set(want))))
+                d, f, du, sorted(set(want), key=str)))
     assert not problems, "%s at %.1f:\n" % (name, start) + "\n".join(problems)
     if start + total + 30 < t1:
         assert [du for t, f, du in seen if t >= start][-1] == 0, "%s does not end" % name

@@ -348,7 +348,7 @@ def wiring_pico():
         '<rect x="393" y="52" width="44" height="26" rx="3" fill="#999" stroke="#000"/>',
         _text(415, 46, "USB", 13, "middle"),
         _text(415, 584, "Raspberry Pi Pico, from above", 14, "middle", bold=True)]
-    used = {20: "#d55e00", 18: "#000", 21: "#0072b2", 22: "#0072b2", 23: "#000", 24: "#0072b2",
+    used = {20: "#d55e00", 19: "#d55e00", 21: "#0072b2", 22: "#0072b2", 23: "#000", 24: "#0072b2",
             28: "#000", 29: "#009e73", 38: "#000", 39: "#cc0000"}
     for n, name in enumerate(PICO_PINS, 1):
         x, y, side = pico_pin(n)
@@ -406,15 +406,19 @@ def wiring_pico():
     out.append(_text(nx + 36, ny + 18, "NC: empty", 13, "middle"))
     out.append(_text(840, 604, "NO to GP16", 13, "end", "#0072b2", True))
     out.append(_text(790, a_gnd[1] + 18, "COM to GND", 13, bold=True))
-    # the piezo on the left: GP15 (pin 20) and GND (pin 18), either leg to either
+    # the piezo on the left: GP15 (pin 20) and GP14 (pin 19), either leg to either: the
+    # two driven in antiphase (push-pull); QK_AUDIO = "piezo-gnd": GND (pin 18) for GP14
     p15 = pico_pin(20)
-    g18 = pico_pin(18)
+    p14 = pico_pin(19)
     out.append('<rect x="150" y="%d" width="56" height="%d" rx="10" fill="#333" stroke="#000"/>'
-               % (g18[1] - 12, p15[1] - g18[1] + 24))
+               % (p14[1] - 12, p15[1] - p14[1] + 24))
     out.append(_wire([(p15[0] - 6, p15[1]), (206, p15[1])], "#d55e00"))
-    out.append(_wire([(g18[0] - 6, g18[1]), (206, g18[1])], "#000"))
+    out.append(_wire([(p14[0] - 6, p14[1]), (206, p14[1])], "#d55e00"))
     out.append(_text(190, p15[1] + 40, "passive piezo: either leg", 13, "middle", bold=True))
     out.append(_text(190, p15[1] + 58, "to either pin (no polarity)", 13, "middle"))
+    out.append(_text(190, p14[1] - 52, "GP15 and GP14, push-pull;", 13, "middle"))
+    out.append(_text(190, p14[1] - 34, 'or GP15 and GND (pin 18)', 13, "middle"))
+    out.append(_text(190, p14[1] - 16, 'with QK_AUDIO = "piezo-gnd"', 13, "middle"))
     out.append(_text(20, h - 14, "Every button from its pin to GND, no resistors. An amplifier "
                      'instead of the piezo: its input on GP15, and QK_AUDIO = "amp".', 13,
                      fill="#333"))
@@ -592,10 +596,95 @@ def drilling_template():
     return "\n".join(out) + "\n"
 
 
+# ---------------------------------------------------------------- the amplifier option
+# (issue 32: louder by a part) Adafruit's PAM8302 board (product 2130) as it comes: its
+# five header pins top to bottom as printed beside them (Adafruit's board files), the
+# screw terminal for the speaker on the far edge, the Vol screw between them
+AMP_PINS = ("A+", "A-", "SD", "Vin", "Gnd")
+# where each pin goes, for each build (docs/build-guide.md's table "The amplifier's wiring")
+AMP_WIRING = (
+    ("A+", "GP15 (pin 20)", "pad A0", "pad A0"),
+    ("A-", "GND (pin 18)", "a GND pad", "a GND pad"),
+    ("SD", "GP14 (pin 19)", "pad A2", "nothing"),
+    ("Vin", "VSYS (pin 39)", "pad VOUT", "pad VOUT"),
+    ("Gnd", "GND (pin 33)", "a GND pad", "a GND pad"),
+)
+AMP_RESISTOR = 470  # ohms, the amplifier's SD to its Gnd (the Pico and the Bluefruit)
+
+
+def amp_pin(i, top=170, pitch=64, x=430):
+    """Where the amplifier's header pin ``i`` (0: A+) is drawn."""
+    return x, top + i * pitch
+
+
+def wiring_amp():
+    """The amplifier option for every build: the PAM8302 board from above, its header pins
+    in their order, each wired to the pin or pad the build guide's table names (the Pico;
+    the Bluefruit; the Express), the 470 ohm resistor from SD to Gnd that holds it off
+    while a board sleeps, and the speaker on its screw terminal."""
+    w, h = 980, 600
+    out = _svg(w, h, "Louder: an amplifier (PAM8302) and a speaker, for every build") + [
+        '<rect x="418" y="130" width="230" height="330" rx="8" fill="#1c2f6b" stroke="#000"/>',
+        _text(533, 490, "PAM8302 amplifier board, from above", 14, "middle", bold=True)]
+    cols = ((20, "Raspberry Pi Pico"), (160, "Bluefruit"), (262, "Express"))
+    for x, name in cols:
+        out.append(_text(x, 78, name, 13, bold=True))
+    out.append(_text(20, 58, "wire each pin to:", 13))
+    for i, (pin, pico, cpb, cpx) in enumerate(AMP_WIRING):
+        x, y = amp_pin(i)
+        out.append('<circle cx="%d" cy="%d" r="8" fill="#e6b800" stroke="#000"/>' % (x, y))
+        out.append(_text(x + 16, y + 5, pin, 14, fill="#fff", bold=True))
+        colour = {"A+": "#d55e00", "SD": "#0072b2", "Vin": "#cc0000"}.get(pin, "#000")
+        if pin == "Vin":  # (a hop over the resistor's lead)
+            out.append('<path d="M%d %d H381 A6 6 0 0 0 369 %d H345" fill="none" stroke="%s" '
+                       'stroke-width="3"/>' % (x - 8, y, y, colour))
+        else:
+            out.append(_wire([(x - 8, y), (345, y)], colour))
+        for (cx, _), words in zip(cols, (pico, cpb, cpx)):
+            out.append(_text(cx, y + 5, words, 13))
+    # the resistor from SD to Gnd, beside the header: a beige body with its bands
+    sx, sy = amp_pin(2)
+    vx, vy = amp_pin(3)
+    gx, gy = amp_pin(4)
+    out.append(_wire([(375, sy), (375, vy + 12)], "#555"))
+    out.append('<rect x="367" y="%d" width="16" height="%d" rx="5" fill="#e8d4a2" stroke="#000"/>'
+               % (vy + 12, gy - vy - 22))
+    for k, band in enumerate(("#ffd700", "#8b00ff", "#8b4513")):  # yellow violet brown: 470
+        out.append('<rect x="367" y="%d" width="16" height="5" fill="%s"/>'
+                   % (vy + 18 + 9 * k, band))
+    out.append(_wire([(375, gy - 10), (375, gy)], "#555"))
+    out.append(_dot(375, sy))
+    out.append(_dot(375, gy))
+    out.append(_text(20, gy + 100, "%d Ω resistor from SD to Gnd (the Pico and the Bluefruit): "
+                     "it holds the amplifier off while the board sleeps" % AMP_RESISTOR, 13))
+    # its Vol screw and the screw terminal, the speaker on it
+    out.append('<circle cx="560" cy="190" r="16" fill="#ddd" stroke="#000"/>')
+    out.append('<rect x="552" y="188" width="16" height="4" fill="#333"/>')
+    out.append(_text(560, 228, "Vol", 13, "middle", "#fff", True))
+    out.append(_text(560, 112, "Vol: its loudness screw", 13, "middle"))
+    out.append('<rect x="612" y="240" width="32" height="90" rx="3" fill="#2e7d32" stroke="#000"/>')
+    for k, (label, yy) in enumerate((("+", 262), ("-", 308))):
+        out.append('<circle cx="628" cy="%d" r="8" fill="#bbb" stroke="#000"/>' % yy)
+        out.append(_wire([(636, yy), (760, yy)], "#cc0000" if not k else "#000"))
+        out.append(_text(700, yy - 8, "speaker " + label, 13, "middle", bold=True))
+    out.append('<path d="M760 236 H800 L860 196 V374 L800 334 H760 Z" fill="#444" stroke="#000"/>')
+    out.append(_text(810, 408, "3 W 4 Ω speaker,", 13, "middle", bold=True))
+    out.append(_text(810, 426, "facing a hole in the box", 13, "middle"))
+    for i, line in enumerate((
+            'Settings: the Pico and the Bluefruit QK_AUDIO = "amp" (the Bluefruit\'s own speaker '
+            'then stays off); the Express none.',
+            "The firmware turns SD on only while a sound plays. Vin: the batteries' side "
+            "(VSYS, VOUT), not 3.3 V.")):
+        out.append(_text(20, h - 40 + 20 * i, line, 13, fill="#333"))
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
 PICTURES = {"ring-legend.svg": ring_legend, "klaxon-sound.svg": klaxon_sound,
             "wiring-circuit-playground.svg": wiring_circuit_playground,
             "wiring-pico.svg": wiring_pico,
-            "klaxon-device.svg": finished_device, "drilling-template.svg": drilling_template}
+            "klaxon-device.svg": finished_device, "drilling-template.svg": drilling_template,
+            "wiring-amp.svg": wiring_amp}
 
 
 def main():

@@ -668,7 +668,7 @@ def pico_runs(seed, questions):
     try:
         runs = pico.run_many([dict(flash_in=d.flash(bytes(q["nvm"].mem)), steps=q["steps"],
                                    ms=q["ms"], ws2812=True,
-                                   pins=(pico.SPEAKER, pico.LED, pico.PIXELS)) for q in qs],
+                                   pins=(pico.SPEAKER, pico.SPEAKER_B, pico.LED)) for q in qs],
                              nice=pico.NICE)
     finally:
         d.close()
@@ -702,8 +702,8 @@ def pico_check(settings, q, run):
     for t, name in sim.sounds():
         later = [s for s, _ in sim.sounds() if s > t]
         try:
-            began = pico.check_sound(run.pwm(), name, t - 10, (later[0] - 10) if later else
-                                     q["ms"], 3277 * 8 / 65535 * 100)
+            began = pico.check_sound(run.sound(), name, t - 10, (later[0] - 10) if later else
+                                     q["ms"], pico.on_percent(8))
             if abs(began - t) > 10:
                 problems.append("%s at %d in the harness, %.1f on the Pico" % (name, t, began))
         except AssertionError as e:

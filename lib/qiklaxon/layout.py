@@ -43,7 +43,7 @@ BUILDS = (
     dict(title="Raspberry Pi Pico", board_id="raspberry_pi_pico", profile="pico",
          pins=("GP15", "GP16", "GP17", "GP18", "GP22", "LED"),
          chip="rp2040", nvm=4096,
-         has=("digitalio", "supervisor", "audiopwmio", "audiocore", "audiomixer", "pwmio",
+         has=("digitalio", "supervisor", "audiopwmio", "audiocore", "audiomixer", "rp2pio",
               "alarm", "watchdog", "random", "time", "neopixel_write"),
          lacks=("audioio",), frozen=("adafruit_pixelbuf",),
          banner="Adafruit CircuitPython 10.2.1 on 2025-11-01; Raspberry Pi Pico with rp2040"),
@@ -288,6 +288,7 @@ SOUND_BLIP = 2
 SOUND_DONE = 3
 SOUND_UNDONE = 4
 SOUND_WAVE = 5  # the Express's DAC wave (tone builds; None on a piezo)
+PIEZO = 6  # a piezo's tone(state machine, Hz, voice, Hz before) (the Pico's profile)
 # Flags and small values (Device.f, bytearray)
 F_SLOTS = 27
 ARM = 0  # the Klaxon was released long enough: its next press counts
@@ -327,7 +328,7 @@ FT = 4  # the fault
 REARM = 5  # ms the Klaxon must be released before its next press counts
 HELD = 6  # ms held before the Klaxon counts as stuck
 IDLE = 7  # ms idle before sleeping
-DUTY = 8  # a piezo's duty cycle (the volume)
+DUTY = 8  # (unused since the piezo's PIO program: its volume is in the program's init)
 T0 = 9  # the sweep's segment started
 TN = 10  # the sweep's next step
 HZ = 11  # the pitch now
@@ -363,7 +364,7 @@ P_KLAXON = 0  # (pin, pressed reads high?)
 P_A = 1  # the same, or None: not wired
 P_B = 2
 P_SWITCH = 3  # (pin, its level when muted) or None
-P_AUDIO = 4  # 0 DAC tones (audioio), 1 WAV files (audiopwmio), 2 a piezo (pwmio tones)
+P_AUDIO = 4  # 0 DAC tones (audioio), 1 WAV files (audiopwmio), 2 a piezo (rp2pio tones)
 P_SPEAKER = 5  # its pin
 P_SPEAKER_ENABLE = 6  # the amplifier's enable pin, or None
 P_PIXELS = 7  # (pin, how many, numbered counter-clockwise?)
@@ -400,8 +401,10 @@ SETTING_ROWS = (
     ("QK_PIN_B", "", 1, 0, "board pin of button B ('none': not wired)"),
     ("QK_PIN_SPEAKER", "", 1, 0, "board pin of the speaker, amp or piezo"),
     ("QK_PIN_PIXELS", "", 1, 0, "board pin of the NeoPixels"),
-    ("QK_AUDIO", "", 1, 0, "Pico: 'piezo' (a piezo buzzer's tones) or 'amp' (a small amplifier "
-     "and speaker: recorded sounds)"),
+    ("QK_AUDIO", "", 1, 0, "'amp': an amplifier and a speaker (recorded sounds; its SD on GP14 on "
+     "a Pico, on pad A2 on a Bluefruit); the Pico's piezo buzzer (tones): 'piezo' between the "
+     "speaker pin and the pin below it (GP15 and GP14, both driven: the default), 'piezo-gnd' "
+     "between the speaker pin and GND"),
     ("QK_GLITCH_MS", 2, 1, 5, "a contact shorter than this never sounds, at any pass time; a "
      "clean one 3 ms longer always does, ms"),
     ("QK_REARM_MS", 30, 10, 500, "release needed before the next press counts, ms"),

@@ -38,6 +38,8 @@ def use(name, bid="OS_AGNOSTIC_BOARD"):
     for pin_name in simprofiles.pin_names(simprofiles.profile(name)) + ["LED", "BUTTON", "BOOT"]:
         setattr(me, pin_name, Pin(pid))
         pid += 1
+    if hasattr(me, "GP15"):  # an RP2040's: every GPIO, numbered (rp2pio), in _gpios.py
+        __import__("_gpios").name(me, Pin)
 
 
 use("simulated")
