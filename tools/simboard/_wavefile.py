@@ -5,6 +5,8 @@ On the Express a WaveFile is 64 bytes of heap and its open FatFs file 96
 pads this stand-in so that the CircuitPython lane's heap counts them.
 """
 
+import _audioout
+
 
 class WaveFile:
     """A WAV file opened for playback; records its path and duration."""
@@ -46,3 +48,5 @@ class RawSample:
     def __init__(self, buffer, *, channel_count=1, sample_rate=8000):
         self.length = len(buffer) * 2
         self.sample_rate = sample_rate
+        if _audioout.record:  # (the C object points at it; here only the host keeps it: its
+            self.buffer = buffer  # contents at each play are what the DAC plays)
