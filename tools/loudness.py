@@ -166,7 +166,7 @@ ONE_PIN_SETTING = ""  # (pio: the setting that picks one pin, e.g. QK_AUDIO = "p
 def klaxon(board, settings="", volume=10):
     """The klaxon as build ``board`` drives its part, rendered at ``RATE``: the simulated
     board (the firmware, unedited) pressed once, every audio output's ``waveform`` mixed
-    from the press to the end of its sound. Returns (samples, the outputs' type names)."""
+    from the klaxon's start to the end of its sound. Returns (samples, the outputs' type names)."""
     from harness import Sim
 
     import _audioout
@@ -181,7 +181,10 @@ def klaxon(board, settings="", volume=10):
     sim.run_for_ms(2500)
     now = sim.now_ms * 1000
     outs = [o for o in _audioout.outputs if hasattr(o, "waveform")]
-    start = at * 1000
+    starts = sim.sound_starts_us()
+    if not starts:
+        raise RuntimeError("the %s build's klaxon did not sound: %r" % (board, sim.events))
+    start = starts[0]  # (the press -> sound latency is the bench's other rows')
     end = max([_drive.busy_until(o, now) for o in outs] + [start])
     x = np.zeros(int((end - start) * RATE // 1_000_000))
     for o in outs:
@@ -291,6 +294,71 @@ def rows():
         now = None if x is None else measure(key, x)["db"]
         out.append((key, label, now, kept.get(key, {}).get("db")))
     return out
+
+
+def spectrum_svg():
+    """docs/klaxon-loudness.svg: each build's klaxon as a spectrum (the drive's power in
+    1/6-octave bands over the whole klaxon), before (commit 6aa2bcb, kept) and after (this
+    firmware), with its part's response and A-weighting, and the two levels."""
+    kept = before()
+    bands = np.asarray(kept["bands_hz"])
+    w, ph, top = 960, 150, 70
+    lo_hz, hi_hz, floor = 100.0, 16000.0, -50.0
+    x0, x1 = 70, w - 30
+    h = top + len(BUILDS) * (ph + 40) + 20
+
+    def fx(f):
+        return x0 + (x1 - x0) * np.log(f / lo_hz) / np.log(hi_hz / lo_hz)
+
+    def line(values, y0, colour, extra=""):
+        pts = " ".join("%.1f,%.1f" % (fx(f), y0 + ph * min(1.0, max(0.0, v / floor)))
+                       for f, v in zip(bands, values))
+        return '<polyline points="%s" fill="none" stroke="%s" stroke-width="2"%s/>' % (
+            pts, colour, extra)
+
+    out = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" '
+           'font-family="sans-serif" font-size="13">' % (w, h),
+           '<rect width="100%" height="100%" fill="#fdfdf8"/>',
+           '<text x="20" y="26" font-size="17" font-weight="bold">The klaxon as each build '
+           'drives its part: spectrum before and after (tools/loudness.py)</text>',
+           '<text x="20" y="46">The drive\'s power in 1/6-octave bands over the whole '
+           'klaxon, dB re a full-swing sine: <tspan fill="#888">grey before (%s)</tspan>, '
+           '<tspan fill="#0072b2">blue after</tspan>; <tspan fill="#d55e00">dashed: the '
+           'part and A-weighting</tspan> (0 dB at its most).</text>' % kept["commit"],
+           '<text x="20" y="62" fill="#555">Each figure: the klaxon\'s A-weighted fast '
+           'maximum through the part, against the part\'s loudest square at the same '
+           'drive (budget %g dB(A)).</text>' % BUDGET_DB]
+    for i, (key, label, board, settings, part, swing) in enumerate(BUILDS):
+        y0 = top + 30 + i * (ph + 40)
+        x = after(key)
+        now = measure(key, x) if x is not None else None
+        was = kept["builds"].get(key)
+        words = "%s: before %s, after %s" % (
+            label, "%.1f dB(A)" % was["db"] if was else "(not built: one pin only)",
+            "%.1f dB(A)" % now["db"] if now else "(not built in this firmware)")
+        out.append('<text x="%d" y="%d" font-weight="bold">%s</text>' % (x0, y0 - 8, words))
+        out.append('<rect x="%d" y="%d" width="%d" height="%d" fill="none" stroke="#bbb"/>'
+                   % (x0, y0, x1 - x0, ph))
+        for db in range(0, int(floor) - 1, -10):
+            yy = y0 + ph * db / floor
+            out.append('<line x1="%d" y1="%.1f" x2="%d" y2="%.1f" stroke="#eee"/>'
+                       % (x0, yy, x1, yy))
+            out.append('<text x="%d" y="%.1f" text-anchor="end" fill="#555">%d dB</text>'
+                       % (x0 - 6, yy + 4, db))
+        for f in (100, 200, 500, 1000, 2000, 5000, 10000):
+            out.append('<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke="#eee"/>'
+                       % (fx(f), y0, fx(f), y0 + ph))
+            out.append('<text x="%.1f" y="%d" text-anchor="middle" fill="#555">%s</text>'
+                           % (fx(f), y0 + ph + 14, "%g kHz" % (f / 1000) if f >= 1000
+                              else "%d Hz" % f))
+        g = 20 * np.log10(np.maximum(heard_gain(part, bands), 1e-9))
+        out.append(line(np.round(g - g.max(), 1), y0, "#d55e00", ' stroke-dasharray="6,4"'))
+        if was:
+            out.append(line(was["bands"], y0, "#888"))
+        if now:
+            out.append(line(now["bands"], y0, "#0072b2"))
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
 
 
 def heard(x, part, swing):
