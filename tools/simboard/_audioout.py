@@ -77,7 +77,7 @@ class AudioOut:
         return self._sample is not None and (self._end < 0 or simclock.now_us() < self._end)
 
     def deinit(self):
-        if self.playing:
+        if record and self.playing:
             note(self, "stop")
         self._sample = None
 
