@@ -66,6 +66,7 @@ _SOUND_BLIP = const(2)
 _SOUND_DONE = const(3)
 _SOUND_UNDONE = const(4)
 _SOUND_WAVE = const(5)  # the DAC's wave (None: a piezo)
+_PIEZO = const(6)  # a piezo's run() words and clocks per Hz (hardware/profile_pico.py)
 _NONE = const(255)  # no sound; a button up
 # Flags and small values (Device.f)
 _ARM = const(0)  # the Klaxon was released long enough: its next press counts
@@ -427,6 +428,7 @@ class Device:
             p[_OUT].play(s)
         else:  # a tone sweep
             f[_SEG] = 0
+            self.hush(0)  # (a piezo: what played ends; the new sound's voice from its start)
             self.t[_T0] = self.t[_TN] = n
             self.step(n)
 
@@ -459,10 +461,23 @@ class Device:
         o = p[_OUT]
         if __debug__ and not self.f[_TONE]:  # WAV
             o.stop()
-        elif __debug__ and p[_SND][_SOUND_WAVE] is None:  # a piezo
+        elif __debug__ and p[_SND][_SOUND_WAVE] is None:  # a piezo: a PIO state machine
+            z = p[_SND][_PIEZO]  # (hardware/profile_pico.py): run() words, clocks per Hz
+            v = self.f[_CUR] > _SOUND_DENIED  # the voice: 0 RASP (klaxon, buzz), 1 SQUARE
             if hz > 0:
-                o.frequency = hz
-            o.duty_cycle = t[_DUTY] if hz > 0 else 0
+                if t[_HZ] <= 0:  # from silence: the voice from its start (restart() keeps X)
+                    o.stop()
+                    o.run(z[v])
+                    o.frequency = z[3 + v] * hz
+                    o.restart()
+                else:
+                    o.frequency = z[3 + v] * hz
+            elif t[_HZ] > 0:  # silence: the machine itself drives 0 (X = 0), then stops
+                o.stop()
+                o.run(z[2])
+                o.frequency = 0  # (clk_sys: 0 is driven within a few ns)
+                o.restart()
+                o.stop()
         elif hz != t[_HZ]:  # the DAC's wave
             if hz > 0:
                 p[_SND][_SOUND_WAVE].sample_rate = 16 * hz

@@ -81,8 +81,8 @@ def start(p):
     prof = mod.PROFILE
     # Sound: the profile's sound()
     a = v[_QK_AUDIO]
-    if a and a not in ("piezo", "amp"):
-        print("QK_AUDIO = %r is not 'piezo' or 'amp'; using the build's own" % a)
+    if a and a not in ("piezo", "piezo-gnd", "amp"):
+        print("QK_AUDIO = %r is not 'piezo', 'piezo-gnd' or 'amp'; using the build's own" % a)
         bad += 1
     o = None
     snd = (None, None, None)
@@ -90,7 +90,7 @@ def start(p):
     try:
         if p is None:
             raise ValueError("no speaker pin %r" % (v[_QK_PIN_SPEAKER] or prof[_P_SPEAKER]))
-        o, snd = mod.sound(p, v[_QK_VOLUME], a, TONES)
+        o, snd = mod.sound(p, v[_QK_VOLUME], a, TONES, board)  # (b: the Pico's piezo's second pin)
     except (ImportError, ValueError, RuntimeError, OSError) as e:
         print("no sound: %r" % e)
         bad += 1

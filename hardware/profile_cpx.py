@@ -22,7 +22,7 @@ PROFILE = (  # a tuple, not a dict: no key names in the board's RAM
 )
 
 
-def sound(pin, volume, audio, tones):
+def sound(pin, volume, audio, tones, b=None):
     """The speaker through the DAC (``audioio``): tone sweeps (``tones``, hardware/outputs.py) of a
     square wave as loud as QK_VOLUME says: (output, (klaxon, denied, blip, the wave)).
     No WAV files here: with them ``audioio`` would keep 1 KB of buffers."""

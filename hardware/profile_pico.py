@@ -1,8 +1,9 @@
 """Raspberry Pi Pico / Pico 2 DIY build.
 
 Klaxon: arcade button from GP16 to GND; buttons A (GP17) and B (GP18) to
-GND; all with internal pull-ups. Sound: a piezo on GP15 through ``pwmio``
-tones (QK_AUDIO = "amp" for a small amplifier through ``audiopwmio``).
+GND; all with internal pull-ups. Sound: a piezo between GP15 and GP14 driven push-pull by
+a PIO state machine (``rp2pio``), or with QK_AUDIO = "piezo-gnd" between GP15 and GND
+(one pin); QK_AUDIO = "amp" for a small amplifier through ``audiopwmio``.
 Lights: the on-board LED flashes; a NeoPixel strip on GP22 when QK_PIXELS
 says how many.
 """
@@ -12,7 +13,7 @@ PROFILE = (  # a tuple, not a dict: no key names in the board's RAM
     ('GP17', False),  # a: button A, the same way (None: not wired)
     ('GP18', False),  # b: button B
     None,  # switch: (pin, its level when muted) or None
-    2,  # audio: 0 DAC tones (audioio), 1 WAV files (audiopwmio), 2 a piezo (pwmio tones)
+    2,  # audio: 0 DAC tones (audioio), 1 WAV files (audiopwmio), 2 a piezo (rp2pio tones)
     'GP15',  # speaker: its pin
     None,  # speaker_enable: the amplifier's enable pin, or None
     ('GP22', 0, False),  # pixels: (pin, how many NeoPixels (0: none unless QK_PIXELS says),
@@ -25,15 +26,107 @@ PROFILE = (  # a tuple, not a dict: no key names in the board's RAM
 )
 
 
-def sound(pin, volume, audio, tones):
-    """A piezo through ``pwmio`` tones, or with QK_AUDIO = "amp" a small amplifier
-    through ``audiopwmio`` and an ``audiomixer`` voice: (output, samples)."""
+# The piezo's PIO program. PIEZO is the words of this source (tests/test_pio.py assembles it
+# with adafruit_pioasm and holds them equal); PIEZO_GND is the same source with
+# ``.side_set 1`` and side 2 -> 1, side 1 -> 0 (one pin: high for +1, low for -1 and 0).
+# Side-set pins: the pair, QK_PIN_SPEAKER's pin (side bit 1) and the one below it (bit 0):
+# side 2 drives +1, side 1 drives -1 (the pins in antiphase), side 0 is 0 (both low).
+#
+#   .program qk_piezo
+#   .side_set 2
+#       jmp !x silent   side 0      ; restart() enters here: X = 0 is silence
+#   .wrap_target
+#   fast:                           ; one fast cycle: +1, 0, -1, 0 (a SQUARE's whole period)
+#       mov y, isr      side 2      ; +1 for ISR + 2 ticks
+#   on1:
+#       jmp y-- on1     side 2
+#       mov y, osr      side 0 [1]  ; 0 for OSR + 3 ticks
+#   off1:
+#       jmp y-- off1    side 0
+#       mov y, isr      side 1      ; -1 for ISR + 2 ticks
+#   on2:
+#       jmp y-- on2     side 1
+#       mov y, osr      side 0      ; 0 for OSR + 3 ticks, with the jmp x--
+#   off2:
+#       jmp y-- off2    side 0
+#       jmp x-- fast    side 0      ; RASP: 8 fast cycles; SQUARE (X = 2**32 - 1): for ever
+#       mov y, isr      side 2 [2]  ; the slow cycle: the same, each tick 3 ticks long
+#   on3:
+#       jmp y-- on3     side 2 [2]
+#       mov y, osr      side 0 [5]
+#   off3:
+#       jmp y-- off3    side 0 [2]
+#       mov y, isr      side 1 [2]
+#   on4:
+#       jmp y-- on4     side 1 [2]
+#       mov y, osr      side 0 [2]
+#   off4:
+#       jmp y-- off4    side 0 [2]
+#       set x, 7        side 0 [2]  ; the next period's 8 fast cycles
+#   .wrap
+#   silent:
+#       jmp silent      side 0
+#
+# A half of a fast cycle is H = ISR + OSR + 5 ticks (the "unit" of the RASP pattern): RASP's
+# period 8 x 2H + 6H = 22H ticks, the state machine's clock 22H x f0; SQUARE's 2H ticks,
+# its clock 2H x the note. H = 32: the clock 704 x f0 (RASP: 77 kHz at 110 Hz, 303 kHz at
+# 430 Hz) or 64 x the note (42 kHz at 660 Hz), well above the divider's least (clk_sys /
+# 65536, 1907 Hz). The volume is each half's driven fraction: (ISR + 2) / 32 ticks,
+# 32 x QK_VOLUME / 10 up to 29 (10: 91 %, the gap of 0 is at least 3 ticks); 0 is silent
+# (the device plays nothing).
+PIEZO = (0x0033, 0xB046, 0x1082, 0xA147, 0x0084, 0xA846, 0x0886, 0xA047, 0x0088, 0x0041,
+         0xB246, 0x128B, 0xA547, 0x028D, 0xAA46, 0x0A8F, 0xA247, 0x0291, 0xE227, 0x0013)
+PIEZO_GND = (0x0033, 0xB046, 0x1082, 0xA147, 0x0084, 0xA046, 0x0086, 0xA047, 0x0088, 0x0041,
+             0xB246, 0x128B, 0xA547, 0x028D, 0xA246, 0x028F, 0xA247, 0x0291, 0xE227, 0x0013)
+# Run at a sound's start (restart() keeps X): RASP ``set x, 7``, SQUARE ``mov x, ~null``,
+# silence ``set x, 0`` (each side 0); the init, at every restart(): ``set y, ISR``,
+# ``mov isr, y``, ``set y, OSR``, ``mov osr, y`` (side 0)
+VOICES = (0xE027, 0xA02B, 0xE020)
+INIT = (0xE040, 0xA0C2, 0xE040, 0xA0E2)
+TICKS = (704, 64)  # the clock per Hz of f0: RASP 22H, SQUARE 2H (H = 32 ticks)
+
+
+def sound(pin, volume, audio, tones, b=None):
+    """A piezo through a PIO state machine (``rp2pio``), push-pull on QK_PIN_SPEAKER's pin and
+    the one below it, or with QK_AUDIO = "piezo-gnd" on that pin alone; with QK_AUDIO =
+    "amp" a small amplifier through ``audiopwmio`` and an ``audiomixer`` voice: (output,
+    samples). The tones come with None (no DAC wave) and the piezo's run() words and clocks
+    (hardware/device.py's hush()). ``b``: the board (its pin names)."""
     if audio == "amp":
         import audiopwmio
         from hardware.mixer import mixed
 
         return mixed(audiopwmio.PWMAudioOut(pin), volume)
-    import pwmio
+    import rp2pio
+    from array import array
 
-    return pwmio.PWMOut(pin, frequency=440, duty_cycle=0, variable_frequency=True), tones + (
-        None,)
+    a = min(32 * volume // 10, 29) - 2  # ISR: the driven ticks of a half less 2
+    i = array("H", INIT)
+    i[0] |= a
+    i[2] |= 27 - a  # OSR: H - 5 - ISR
+    lo = None
+    if audio != "piezo-gnd":  # the pin below the speaker's (GP15: GP14)
+        n = None
+        for k in dir(b):
+            if k[:2] == "GP" and getattr(b, k) is pin:
+                n = k
+        lo = n and n[2:].isdigit() and getattr(b, "GP%d" % (int(n[2:]) - 1), None)
+        try:
+            if not lo:
+                raise ValueError("no pin below %s" % n)
+            o = rp2pio.StateMachine(array("H", PIEZO), 2000, init=i, first_sideset_pin=lo,
+                                    sideset_pin_count=2, wrap_target=1, wrap=18)
+        except (ValueError, RuntimeError) as e:
+            print('QK_AUDIO = "piezo": its second pin: %r; the piezo on one pin, its other '
+                  'leg to GND (QK_AUDIO = "piezo-gnd")' % e)
+            lo = None
+    if not lo:
+        o = rp2pio.StateMachine(array("H", PIEZO_GND), 2000, init=i, first_sideset_pin=pin,
+                                sideset_pin_count=1, wrap_target=1, wrap=18)
+    z = (array("H", VOICES[:1]), array("H", VOICES[1:2]), array("H", VOICES[2:])) + TICKS
+    o.stop()
+    o.run(z[2])
+    o.frequency = 0
+    o.restart()  # silence: the state machine drives 0 itself (side 0), then stops
+    o.stop()
+    return o, tones + (None, z)

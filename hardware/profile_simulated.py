@@ -22,7 +22,7 @@ PROFILE = (  # a tuple, not a dict: no key names in the board's RAM
 )
 
 
-def sound(pin, volume, audio, tones):
+def sound(pin, volume, audio, tones, b=None):
     """The speaker through ``audiopwmio`` and an ``audiomixer`` voice (for the volume):
     (output, samples)."""
     import audiopwmio

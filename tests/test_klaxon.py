@@ -151,15 +151,15 @@ def test_klaxon_flashes_the_ring_in_klaxon_only_mode():
 def test_pico_piezo_sweeps_the_tone_without_blocking():
     sim = Sim(board_name="pico", klaxon_only=True)
     sim.press("klaxon", 100, 100)
-    pwm = sim.device.p[layout.OUT]  # the piezo's PWMOut
+    pio = sim.device.p[layout.OUT]  # the piezo's rp2pio.StateMachine
     freqs = []
     for t in range(105, 1400, 20):
         sim.run_until_ms(t)
-        freqs.append(pwm.frequency if pwm.duty_cycle else 0)
+        freqs.append(pio.tone()[0])
     assert min(f for f in freqs if f) < 260 and max(freqs) > 380  # it rises, like a horn
     assert 0 in freqs  # the rest between the two blasts
     sim.run_until_ms(2000)
-    assert pwm.duty_cycle == 0
+    assert pio.tone() == (0, None) and set(pio.waveform(1500_000, 2000_000, 48000)) == {0}
 
 
 def test_pico_led_flashes_on_the_klaxon():

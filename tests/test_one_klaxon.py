@@ -62,7 +62,7 @@ def test_a_changed_segment_changes_both_forms(monkeypatch):
 
 def _heard(board, name):
     """[(ms since the sound started, Hz now (0: silent))] of sound ``name`` on ``board``'s
-    tone output (the piezo's PWM frequency, or the DAC wave's rate / 16), every ms until
+    tone output (the piezo's PIO program's pitch, or the DAC wave's rate / 16), every ms until
     it ends; and the ms it lasted (until the device called it over)."""
     t = 90
     if name == "klaxon":
@@ -95,7 +95,7 @@ def _heard(board, name):
     got = []
     while d.f[D._CUR] != 255:
         if wave is None:  # a piezo
-            hz = out.frequency if out.duty_cycle else 0
+            hz = out.tone()[0]
         else:  # the DAC: a looped 16-sample wave
             hz = wave.sample_rate // 16 if out.playing else 0
         got.append((t - t0, hz))

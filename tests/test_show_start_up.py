@@ -38,7 +38,7 @@ def klaxon_heard(sim, at_ms=300):
 # ------------------------------------------------------------------ sound
 def test_a_qk_audio_that_is_no_choice_is_said_flashed_and_the_builds_own_sound_plays():
     sim = Sim('QK_AUDIO = "loud"\n', klaxon_only=True)
-    assert lines(sim)[0] == "QK_AUDIO = 'loud' is not 'piezo' or 'amp'; using the build's own"
+    assert lines(sim)[0] == "QK_AUDIO = 'loud' is not 'piezo', 'piezo-gnd' or 'amp'; using the build's own"
     assert purple_at_start(sim) and klaxon_heard(sim)
     also = Sim('QK_AUDIO = "loud"\n' + ANOTHER_BAD_LINE, klaxon_only=True)
     assert purple_at_start(also), lines(also)
@@ -207,13 +207,17 @@ def test_the_mixed_builds_sounds_stream_through_one_small_buffer(board, settings
 
 
 def test_the_picos_piezo_is_as_loud_as_qk_volume_says():
-    """The piezo's loudness is its PWM duty: QK_VOLUME tenths of half the period
-    (10: a square wave) while a tone plays."""
-    for volume in (3, 10):
+    """The piezo's loudness is the share of each half of its drive that is driven (the
+    rest 0, both pins low): 32 x QK_VOLUME // 10 ticks of 32, at most 29, while a tone
+    plays: measured on the drive the simulated program makes (push-pull: +1, 0, -1)."""
+    for volume in (3, 8, 10):
         sim = Sim("QK_VOLUME = %d\n" % volume, klaxon_only=True, board_name="pico")
         sim.press("klaxon", 10)
-        sim.run_until_ms(60)
-        assert sim.device.p[Y.OUT].duty_cycle == 3277 * volume, volume
+        sim.run_until_ms(70)
+        w = sim.device.p[Y.OUT].waveform(20_000, 70_000, 2_000_000)
+        driven = sum(1 for x in w if x) / len(w)
+        assert set(w) == {-1.0, 0.0, 1.0}
+        assert abs(driven - min(32 * volume // 10, 29) / 32) < 0.01, (volume, driven)
 
 
 @pytest.fixture

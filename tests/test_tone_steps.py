@@ -44,7 +44,8 @@ def wanted(name, ms):
 
 def heard(board, name, pass_us=1000):
     """[(ms since the sound started, Hz)] after each pass while sound ``name`` plays on
-    ``board``, each pitch as the pin has it (the piezo's frequency with a duty cycle, the
+    ``board``, each pitch as the pin has it (the piezo's: its PIO program's, from the state
+    machine's clock and registers, the klaxon and buzz in the RASP voice, the rest SQUARE; the
     DAC wave's rate / 16 while it plays); the sound's length; the DAC's plays of its wave."""
     if name == "klaxon":
         sim = Sim(board_name=board, klaxon_only=True, pass_us=pass_us)
@@ -72,9 +73,12 @@ def heard(board, name, pass_us=1000):
                 got.append((now - got[0][0], None))  # over
             return
         if wave is None:
-            # CircuitPython's PWMOut takes a whole number of Hz, never 0 (ValueError)
+            # rp2pio's frequency is a whole number of Hz (its setter takes an int)
             assert type(out.frequency) is int and out.frequency > 0, out.frequency
-            hz = out.frequency if out.duty_cycle else 0
+            hz, voice = out.tone()
+            assert voice in (None, "rasp" if i < 2 else "square"), (name, voice)
+            assert hz == int(hz), hz
+            hz = int(hz)
         else:
             assert type(wave.sample_rate) is int, wave.sample_rate
             hz = wave.sample_rate // 16 if out.playing else 0
@@ -124,7 +128,7 @@ def test_the_speaker_is_silent_and_off_once_the_sound_is_over(board):
     d = sim.device
     out = d.p[D._OUT]
     if d.p[D._SND][D._SOUND_WAVE] is None:
-        assert out.duty_cycle == 0
+        assert out.tone() == (0, None) and set(out.waveform(1400_000, 1500_000, 48000)) == {0}
     else:
         assert not out.playing
     assert not sim.speaker_enabled()
@@ -147,17 +151,19 @@ def test_a_klaxon_stuck_down_cuts_the_sound_that_plays_and_the_speaker(board):
         if board == "cpx":
             assert not out.playing and sim.speaker_enabled() is False
         else:
-            assert out.duty_cycle == 0
+            assert out.tone() == (0, None)
+            assert set(out.waveform(3010_000, t * 1000 + 1000, 48000)) == {0}, t
 
 
 def test_the_piezo_is_silent_from_power_on_until_the_first_sound():
-    """The Pico's piezo PWM drives nothing until a sound: even a duty cycle of 1 in
-    65,535 is a faint whine the table would hear in a quiet moment."""
+    """The Pico's piezo is driven with nothing until a sound: even a stray pulse now and
+    then is a faint whine the table would hear in a quiet moment."""
     sim = Sim(board_name="pico", players=3)
     out = sim.device.p[D._OUT]
     for t in range(0, 2000, 7):
         sim.run_until_ms(t)
-        assert out.duty_cycle == 0, t
+        assert out.tone() == (0, None), t
+    assert set(out.waveform(0, 2000_000, 48000)) == {0}
     sim.tap("b", 2000)  # the QM asks: the blip
     sim.run_until_ms(2110)
-    assert out.duty_cycle > 0
+    assert out.tone()[0] > 0 and set(out.waveform(2090_000, 2110_000, 48000)) == {-1, 0, 1}

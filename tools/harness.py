@@ -86,8 +86,14 @@ class ProfileBoard:
 
     def __init__(self, name):
         self.board_id = BOARD_IDS[name]
-        for i, pin_name in enumerate(scenario.pin_names(scenario.profile(name))):
+        names = scenario.pin_names(scenario.profile(name))
+        for i, pin_name in enumerate(names):
             setattr(self, pin_name, _agnostic.Pin(100 + i))
+        if any(n[:2] == "GP" for n in names):  # an RP2040's: every GPIO, numbered (rp2pio)
+            for n in range(29):
+                if not hasattr(self, "GP%d" % n):
+                    setattr(self, "GP%d" % n, _agnostic.Pin(200 + n))
+                getattr(self, "GP%d" % n).gpio = n
 
 
 WAKE_BOOT_US = 1_300_000  # a pin alarm's press -> code.py running again

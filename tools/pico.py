@@ -46,6 +46,7 @@ PACKAGE = "rp2040js"
 FIRMWARE = "firmware/circuitpython-10.2.1-raspberry_pi_pico-uart-console.uf2"
 PINS = {"klaxon": 16, "a": 17, "b": 18}  # hardware/profile_pico.py: to GND, pull-ups
 SPEAKER = 15
+SPEAKER_B = 14  # the piezo's other pin, push-pull (hardware/profile_pico.py)
 LED = 25
 PIXELS = 22
 OFFSET = 1500  # ms from the chip's reset to the harness's power-on (code.py ~1311 + start-up)
@@ -359,6 +360,66 @@ class Run:
                 if r["kind"] == "pwm" and r.get("pin") == pin and "freq" in r
                 and r["text"].split()[1] == "config"]
 
+    def piezo(self, a=SPEAKER, b=SPEAKER_B):
+        """What the piezo between pins ``a`` and ``b`` is driven with, from every edge of the
+        two (``--edges``): [(t_ms, Hz, on %, voice, antiphase)], one record per period of
+        the pitch (RASP: 8 short pulses of ``a`` and a long one, 3 times as long, the period
+        f0 = the carrier / 11) or per cycle (SQUARE: pulses all alike; one pin: its
+        pulses, the other silent), and (t_ms, 0, 0, None, None) where both pins stop
+        toggling (5 ms and more: a rest, the sound's end). Hz: the pitch as the tone
+        tables give it (RASP's f0, the SQUARE's note); on %: the pulse's share of its half
+        cycle; antiphase: ``b`` pulsed between each two pulses of ``a``, its pulses as
+        long, half a carrier cycle later (False with one pin)."""
+        pulses = {}
+        for pin in (a, b):
+            rises, out = None, []
+            for t, v in self.gpio(pin):
+                if v == 1:
+                    rises = t
+                elif rises is not None:
+                    out.append((rises, t - rises))
+                    rises = None
+            pulses[pin] = out
+        pa, pb = pulses[a], pulses[b]
+        bursts, cur = [], []
+        for r, w in pa:
+            if cur and r - (cur[-1][0] + cur[-1][1]) > 5:
+                bursts.append(cur)
+                cur = []
+            cur.append((r, w))
+        if cur:
+            bursts.append(cur)
+        out = []
+        for burst in bursts:
+            # (long: twice as long as a pulse beside it; the pitch moves, so only locally)
+            longs = [i for i, (_, w) in enumerate(burst)
+                     if w > 2 * min(x[1] for x in burst[max(0, i - 1):i + 2])]
+            if longs:  # RASP: a period is 8 short pulses then the long one
+                starts = [0] + [i + 1 for i in longs if i + 1 < len(burst)]
+                for k, i in enumerate(starts):
+                    j = starts[k + 1] if k + 1 < len(starts) else len(burst)
+                    fast = [burst[m] for m in range(i, j) if m not in longs]
+                    if len(fast) < 2:
+                        continue
+                    spacing = (fast[-1][0] - fast[0][0]) / (len(fast) - 1)
+                    ok = j - i == 9 and i + 8 in longs
+                    out.append((burst[i][0], 1000 / (11 * spacing),
+                                100 * fast[0][1] / (spacing / 2), "rasp" if ok else "?",
+                                _antiphase(fast, pb, spacing)))
+            else:  # SQUARE: a record per cycle
+                for k in range(len(burst) - 1):
+                    spacing = burst[k + 1][0] - burst[k][0]
+                    out.append((burst[k][0], 1000 / spacing, 100 * burst[k][1] / (spacing / 2),
+                                "square", _antiphase(burst[k:k + 1], pb, spacing)))
+            last = burst[-1][0] + burst[-1][1]
+            end = max([last] + [r + w for r, w in pb if burst[0][0] <= r <= last + 5])
+            out.append((end, 0, 0, None, None))
+        return out
+
+    def sound(self):
+        """[(t_ms, Hz, on %, voice)] of the piezo (``piezo()``): what check_sound reads."""
+        return [x[:4] for x in self.piezo()]
+
     def gpio(self, pin):
         """[(t_ms, level)] of an output pin's changes."""
         return [(r["t"], r["value"]) for r in self.records
@@ -413,8 +474,10 @@ class Run:
 
 def command(drive=None, steps=(), ms=5000, flash_in=None, flash_out=None, label="QIKLAXON",
             offset=OFFSET, until=None, cut=None, no_usb=False, ws2812=False, log_flash=False,
-            pins=(SPEAKER, LED), max_resets=None, events_path=None):
-    """The run.mjs command line for a run (see ``run``)."""
+            pins=(SPEAKER, SPEAKER_B, LED), max_resets=None, events_path=None, edges=True):
+    """The run.mjs command line for a run (see ``run``). ``edges``: every edge of the
+    PIO-driven piezo pins (``--edges``; of the ``pins`` only: keep GP22's NeoPixel bits
+    out of them, ``ws2812`` decodes those)."""
     k = kit()
     cmd = ["node", os.path.join(k, "run.mjs"), "--json", "--ms", "%g" % (ms + offset),
            "--firmware", os.path.join(k, FIRMWARE)]
@@ -438,6 +501,8 @@ def command(drive=None, steps=(), ms=5000, flash_in=None, flash_out=None, label=
         cmd += ["--ws2812", str(PIXELS)]
     if log_flash:
         cmd.append("--log-flash")
+    if edges:
+        cmd.append("--edges")
     if max_resets is not None:
         cmd += ["--max-resets", str(max_resets)]
     return cmd
@@ -519,6 +584,24 @@ def run(drive=None, steps=(), ms=5000, offset=OFFSET, timeout=RUN_LIMIT_S, nice=
             r.emulated = stats["emulated_ms"] / 1000
             r.busy = stats["cpu_cycles_executed"] / stats["clk_sys"]
     return r
+
+
+def _antiphase(pulses, other, spacing):
+    """Whether ``other`` has a pulse as long as each of ``pulses`` (within 5 %), starting
+    half a cycle after it (within 5 % of the cycle: the pitch may step between the two;
+    the cycle: to the next of ``pulses``, ``spacing`` ms after the last)."""
+    import bisect
+
+    starts = [r for r, _ in other]
+    for k, (r, w) in enumerate(pulses):
+        cycle = pulses[k + 1][0] - r if k + 1 < len(pulses) else spacing
+        i = bisect.bisect_left(starts, r)
+        if i >= len(other):
+            return False
+        r2, w2 = other[i]
+        if abs(r2 - r - cycle / 2) > 0.05 * cycle or abs(w2 - w) > 0.05 * w:
+            return False
+    return True
 
 
 def cost(value):
