@@ -23,14 +23,26 @@ def square(f, seconds=1.0, low=0.0, high=1.0):
     return _drive.held(0, int(seconds * 1e6), RATE, k / (2 * f), np.where(k % 2, low, high))
 
 
-def pitch(x, t_ms, ms=16):
-    """The pitch (Hz) of ``x`` in the ``ms`` from ``t_ms``: the shortest lag (150 to 700 Hz)
-    at which it repeats (autocorrelation within 3 % of the best), refined by a parabola."""
-    seg = np.asarray(x[int(t_ms * RATE / 1000):int((t_ms + ms) * RATE / 1000)], dtype=float)
-    seg = seg - seg.mean()
+def pitch(x, t_ms, ms=12, search=24):
+    """The pitch (Hz) of ``x`` from ``t_ms``: in the ``ms`` window starting within ``search``
+    ms of it that repeats best (a window inside one of the firmware's 20 ms pitch steps:
+    a rasp's 11x carrier blurs across a step), the shortest lag (150 to 700 Hz) at which it
+    repeats (normalised autocorrelation within 20 % of that window's best), refined by a
+    parabola through its peak."""
     lags = np.arange(RATE // 700, RATE // 150)
-    r = np.array([np.dot(seg[:-lag], seg[lag:]) / len(seg[lag:]) for lag in lags])
-    i = np.flatnonzero(r >= 0.97 * r.max())[0]
+    best = None
+    for start in range(t_ms, t_ms + search, 2):
+        seg = np.asarray(x[int(start * RATE / 1000):int((start + ms) * RATE / 1000)
+                           + lags[-1]], dtype=float)
+        seg = seg - seg.mean()
+        n = int(ms * RATE / 1000)
+        a = seg[:n]
+        r = np.array([np.dot(a, seg[lag:lag + n]) / max(1e-12, np.sqrt(
+            np.dot(a, a) * np.dot(seg[lag:lag + n], seg[lag:lag + n]))) for lag in lags])
+        if best is None or r.max() > best.max():
+            best = r
+    r = best
+    i = np.flatnonzero(r >= 0.8 * r.max())[0]
     while i + 1 < len(r) and r[i + 1] >= r[i]:  # up to that peak's top
         i += 1
     i = min(max(i, 1), len(r) - 2)
@@ -96,7 +108,7 @@ def test_a_tone_builds_rendering_follows_tones_steps(key):
     """The Express's DAC and the Pico's piezo: the rendering's pitch, every 20 ms through
     the klaxon, is hardware/outputs.py's TONES pitch (its klaxon's segments) there, as the
     firmware steps it: re-pitched at most every 20 ms, on a pass that follows the sound
-    (every 8th), so set up to 28 ms before (the pitch measured over 16 ms)."""
+    (every 8th), so set up to 28 ms before (the pitch measured in the 36 ms after)."""
     from hardware.outputs import TONES
 
     x = L.after(key)
@@ -104,7 +116,7 @@ def test_a_tone_builds_rendering_follows_tones_steps(key):
         pytest.skip("%s: this firmware has no such wiring yet" % key)
     checked = 0
     for t in range(0, 1400, 20):
-        span = [tone_pitch(TONES[0], t + d) for d in range(-28, 17) if t + d >= 0]
+        span = [tone_pitch(TONES[0], t + d) for d in range(-28, 37) if t + d >= 0]
         if not span or not min(span):
             continue  # a rest, or its edge
         got = pitch(x, t)
@@ -179,8 +191,8 @@ def test_the_klaxon_stays_two_low_rising_blasts_of_about_1_3_s_on_every_build(ke
     gaps = [(a, b) for a, b in zip(on[:-1], on[1:]) if b - a > 30]
     assert len(gaps) == 1, (key, gaps)  # two blasts, a rest between them
     for start in (on[0], gaps[0][1]):
-        early, late = pitch(x, start + 20), pitch(x, start + 330)
-        assert early < 0.6 * late, (key, early, late)  # it rises, by more than a fifth
+        early, late = pitch(x, start + 2, search=12), pitch(x, start + 330)
+        assert late > 1.5 * early, (key, early, late)  # it rises, by more than a fifth
         assert 150 <= early and late <= 500, (key, early, late)  # low: a horn, not a beep
 
 

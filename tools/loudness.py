@@ -158,9 +158,9 @@ BUILDS = (
      'QK_AUDIO = "amp"\n', AMP40, 2.0),
 )
 PART = {b[0]: b[4] for b in BUILDS}
-# The Pico's piezo wirings by setting: until push-pull is the default (branch pio), the
-# Pico's one output is its one pin; ``klaxon()`` says which it rendered
-ONE_PIN_SETTING = ""  # (pio: the setting that picks one pin, e.g. QK_AUDIO = "piezo-gnd")
+# The Pico's piezo on one pin: a setting (push-pull is the default); a firmware that plays
+# the piezo on one pin only (pwmio, before push-pull) plays it so whatever the setting
+ONE_PIN_SETTING = 'QK_AUDIO = "piezo-gnd"\n'
 
 
 def klaxon(board, settings="", volume=10):
@@ -199,10 +199,8 @@ def after(key):
     if key == "pico-one-pin":
         settings = ONE_PIN_SETTING
     x, kinds = klaxon(board, settings)
-    if key == "pico-push-pull" and "PWMOut" in kinds:
-        return None  # one pin: not the push-pull wiring
-    if key == "pico-one-pin" and "PWMOut" not in kinds:
-        return None
+    if key == "pico-push-pull" and ("PWMOut" in kinds or x.min() >= 0):
+        return None  # one pin (pwmio, or the pin's 0/1 alone): not the push-pull wiring
     return x
 
 

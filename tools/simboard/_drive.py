@@ -204,6 +204,9 @@ def busy_until(obj, now_us):
     sounds (a looped play, a pin still toggling), 0 if it never sounded. Duck-typed: an
     output without a ``drive`` list sounds until ``now_us``."""
     drive = getattr(obj, "drive", None)
+    changes = getattr(obj, "changes", None)  # (rp2pio's: (t_us, its side-set pins' levels))
+    if drive is None and changes:
+        return min(now_us, changes[-1][0]) if not changes[-1][1] else now_us
     if drive is None:
         return now_us if hasattr(obj, "waveform") else 0
     last = 0

@@ -76,6 +76,7 @@ class StateMachine:
         self._t = simclock.now_us()  # the time the interpreter has reached
         self._next = self._t  # when the next instruction starts (µs)
         self.changes = [(self._t, self._side)] if _audioout.record else None
+        _audioout.made(self)  # (recording: one of the board's sound outputs, for the sim's WAV)
         self._voice = None
         self._freq = 0
         self.frequency = frequency
