@@ -37,8 +37,9 @@ def pitch(x, t_ms, ms=12, search=24):
         seg = seg - seg.mean()
         n = int(ms * RATE / 1000)
         a = seg[:n]
-        r = np.array([np.dot(a, seg[lag:lag + n]) / max(1e-12, np.sqrt(
-            np.dot(a, a) * np.dot(seg[lag:lag + n], seg[lag:lag + n]))) for lag in lags])
+        shifted = np.lib.stride_tricks.sliding_window_view(seg, n)[lags]
+        r = shifted @ a / np.maximum(1e-12, np.sqrt(np.dot(a, a) * np.einsum(
+            "ij,ij->i", shifted, shifted)))
         if best is None or r.max() > best.max():
             best = r
     r = best
