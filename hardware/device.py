@@ -24,8 +24,8 @@ Any other press ends a held button first: a tap counts first (also one down but
 not yet taken when the Klaxon goes down); a hold into a longer meaning is called off.
 
 Sounds are WAV samples, or tone sweeps (hardware/outputs.py): a piezo's PWM
-frequency, or the Express's DAC looping a wave whose pitch is its sample rate
-(re-played every 20 ms while the pitch moves).
+frequency, or the Express's DAC looping one period of the klaxon's voice, 22 samples,
+whose pitch is its sample rate / 22 (re-played every 20 ms while the pitch moves).
 
 What the Express lacks (sleep, a watchdog, WAV, a piezo, an LED) is behind
 ``__debug__``: its ``mpy-cross -O3`` drops that code, ~190 B of heap
@@ -478,9 +478,9 @@ class Device:
                 o.frequency = 0  # (clk_sys: 0 is driven within a few ns)
                 o.restart()
                 o.stop()
-        elif hz != t[_HZ]:  # the DAC's wave
+        elif hz != t[_HZ]:  # the DAC's wave: 22 samples a period (hardware/profile_cpx.py)
             if hz > 0:
-                p[_SND][_SOUND_WAVE].sample_rate = 16 * hz
+                p[_SND][_SOUND_WAVE].sample_rate = 22 * hz
                 o.play(p[_SND][_SOUND_WAVE], loop=True)
             else:
                 o.stop()

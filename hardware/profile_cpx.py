@@ -23,15 +23,17 @@ PROFILE = (  # a tuple, not a dict: no key names in the board's RAM
 
 
 def sound(pin, volume, audio, tones, b=None):
-    """The speaker through the DAC (``audioio``): tone sweeps (``tones``, hardware/outputs.py) of a
-    square wave as loud as QK_VOLUME says: (output, (klaxon, denied, blip, the wave)).
-    No WAV files here: with them ``audioio`` would keep 1 KB of buffers."""
+    """The speaker through the DAC (``audioio``): tone sweeps (``tones``, hardware/outputs.py)
+    of one period of the RASP voice (tools/synth.py's SPEAKER: 22 samples, 8-bit; the bits
+    of 0x38CCCC set the low ones: tests/test_one_klaxon.py), as loud as QK_VOLUME says; the device plays it at
+    22 x each sound's pitch (the chimes too: one 22-byte wave, no room for two):
+    (output, (klaxon, denied, blip, done, undone, the wave)). No WAV files here: with them
+    ``audioio`` would keep 1 KB of buffers."""
     import audiocore
     import audioio
-    from array import array
 
-    a = 3200 * volume  # up to 32000 either side of the DAC's middle
-    w = array("H", [32768 - a] * 16)
-    for i in range(8):
-        w[i] = 32768 + a
+    a = 127 * volume // 10  # up to 127 either side of the middle
+    w = bytearray(22)
+    for j in range(22):
+        w[j] = 128 - a if 0x38CCCC >> j & 1 else 128 + a
     return audioio.AudioOut(pin), tones + (audiocore.RawSample(w, sample_rate=8000),)

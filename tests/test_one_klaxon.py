@@ -62,7 +62,8 @@ def test_a_changed_segment_changes_both_forms(monkeypatch):
 
 def _heard(board, name):
     """[(ms since the sound started, Hz now (0: silent))] of sound ``name`` on ``board``'s
-    tone output (the piezo's PIO program's pitch, or the DAC wave's rate / 16), every ms until
+    tone output (the piezo's PIO program's pitch, or the DAC wave's rate / its samples a
+    period), every ms until
     it ends; and the ms it lasted (until the device called it over)."""
     t = 90
     if name == "klaxon":
@@ -96,8 +97,8 @@ def _heard(board, name):
     while d.f[D._CUR] != 255:
         if wave is None:  # a piezo
             hz = out.tone()[0]
-        else:  # the DAC: a looped 16-sample wave
-            hz = wave.sample_rate // 16 if out.playing else 0
+        else:  # the DAC: a looped wave, its voice's samples a period
+            hz = wave.sample_rate // len(synth.SPEAKER) if out.playing else 0
         got.append((t - t0, hz))
         t += 1
         sim.run_until_ms(t)
@@ -157,3 +158,13 @@ def test_every_copy_of_the_sounds_names_is_the_synths():
     with open(os.path.join(ROOT, "web", "app.js")) as f:
         js = re.search(r"^const SOUNDS = (\[.*?\]);", f.read(), re.M).group(1)
     assert tuple(js[1:-1].replace('"', "").split(", ")) == synth.NAMES
+
+
+def test_the_voices_are_one_period_of_full_swing_and_the_wavs_play_a_speaker_s():
+    """tools/synth.py's voices, which the firmware plays (tests/test_start_express_wave.py
+    holds the Express's wave to SPEAKER): a period of +1/-1 units, no silent one, the
+    klaxon and the buzz in the RASP voice, the chimes not."""
+    for pattern in (synth.PIEZO, synth.SPEAKER):
+        assert len(pattern) == 22 and set(pattern) == {1, -1} and sum(pattern) == 0
+    assert synth.RASP is synth.SPEAKER  # the WAVs play through a speaker
+    assert [n for n in synth.NAMES if synth.SEGMENTS[n][0][3] is synth.rasp] == ["klaxon", "denied"]

@@ -81,7 +81,7 @@ def heard(board, name, pass_us=1000):
             hz = int(hz)
         else:
             assert type(wave.sample_rate) is int, wave.sample_rate
-            hz = wave.sample_rate // 16 if out.playing else 0
+            hz = wave.sample_rate // len(synth.SPEAKER) if out.playing else 0
         got.append((now - got[0][0] if got else now, hz))
 
     d.poll = watched

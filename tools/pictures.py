@@ -139,7 +139,7 @@ def klaxon_sound():
         px = x0 + t / 10 / secs * ww
         out.append('<text x="%.0f" y="%d" text-anchor="middle">%.1f s</text>' % (px, y0 + hh + 16,
                                                                               t / 10))
-    # spectrum: DFT of 2048 samples in the first blast's held tone, 0-4 kHz
+    # spectrum: DFT of 2048 samples in the first blast's held tone, 0-8 kHz
     n = 2048
     start = int(0.40 * synth.RATE)
     seg = x[start:start + n]
@@ -147,7 +147,7 @@ def klaxon_sound():
 
     win = [seg[i] * (0.5 - 0.5 * math.cos(2 * math.pi * i / (n - 1))) for i in range(n)]
     bins = 256
-    fmax = 4000
+    fmax = 8000
     mags = []
     for b in range(1, bins):
         f = b * fmax / bins
@@ -163,12 +163,12 @@ def klaxon_sound():
         pts.append("%.1f,%.1f" % (sx0 + b * ww / bins, sy0 + sh * (-db / 60)))
     pts.append("%d,%d" % (sx0 + ww, sy0 + sh))
     out.append('<polygon points="%s" fill="#0072b2" opacity="0.85"/>' % " ".join(pts))
-    for f in range(0, fmax + 1, 500):
+    for f in range(0, fmax + 1, 1000):
         out.append('<text x="%.0f" y="%d" text-anchor="middle">%d Hz</text>'
                    % (sx0 + f / fmax * ww, sy0 + sh + 16, f))
     out.append('<text x="%d" y="%d">spectrum at 0.40 s, dB (0 to -60)</text>' % (sx0 + 4, sy0 - 6))
-    out.append('<text x="%d" y="%d" fill="#555">Two rising horn blasts (190 to 430 Hz, odd '
-               'harmonics through a soft clipper), 16-bit 16 kHz mono, fading in and out at 0.'
+    out.append('<text x="%d" y="%d" fill="#555">Two rising blasts, pitch 190 to 430 Hz, each period '
+               'a rasp (a carrier at 5.5 times the pitch, then a slow cycle), 16-bit 16 kHz mono.'
                '</text>' % (20, h - 10))
     out.append("</svg>")
     return "\n".join(out) + "\n"

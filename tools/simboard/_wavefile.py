@@ -46,7 +46,8 @@ class RawSample:
     duration_us = 0
 
     def __init__(self, buffer, *, channel_count=1, sample_rate=8000):
-        self.length = len(buffer) * 2
+        # (the SAMD21's DMA buffer: the sample's bytes; 8-bit samples go to the DAC's top byte)
+        self.length = len(buffer) * (1 if isinstance(buffer, bytearray) else 2)
         self.sample_rate = sample_rate
         if _audioout.record:  # (the C object points at it; here only the host keeps it: its
             self.buffer = buffer  # contents at each play are what the DAC plays)
