@@ -59,8 +59,8 @@ class AudioOut:
             heard(sample, 1.0)
         if record:  # a RawSample's buffer as it is now, and the rate the DAC's timer takes
             b = getattr(sample, "buffer", None)
-            note(self, "play", sample, None if b is None else (getattr(b, "typecode", "h"),
-                                                               list(b)),
+            code = "B" if isinstance(b, (bytes, bytearray)) else getattr(b, "typecode", "h")
+            note(self, "play", sample, None if b is None else (code, list(b)),
                  sample.sample_rate, loop, -1 if loop or hasattr(sample, "voice")
                  else sample.duration_us)
 
