@@ -300,7 +300,7 @@ def spectrum_svg():
     firmware), with its part's response and A-weighting, and the two levels."""
     kept = before()
     bands = np.asarray(kept["bands_hz"])
-    w, ph, top = 960, 150, 70
+    w, ph, top = 960, 150, 86
     lo_hz, hi_hz, floor = 100.0, 16000.0, -50.0
     x0, x1 = 70, w - 30
     h = top + len(BUILDS) * (ph + 40) + 20
@@ -321,11 +321,12 @@ def spectrum_svg():
            'drives its part: spectrum before and after (tools/loudness.py)</text>',
            '<text x="20" y="46">The drive\'s power in 1/6-octave bands over the whole '
            'klaxon, dB re a full-swing sine: <tspan fill="#888">grey before (%s)</tspan>, '
-           '<tspan fill="#0072b2">blue after</tspan>; <tspan fill="#d55e00">dashed: the '
-           'part and A-weighting</tspan> (0 dB at its most).</text>' % kept["commit"],
-           '<text x="20" y="62" fill="#555">Each figure: the klaxon\'s A-weighted fast '
-           'maximum through the part, against the part\'s loudest square at the same '
-           'drive (budget %g dB(A)).</text>' % BUDGET_DB]
+           '<tspan fill="#0072b2">blue after</tspan>.</text>' % kept["commit"],
+           '<text x="20" y="62"><tspan fill="#d55e00">Dashed: the part\'s response and '
+           'A-weighting.</tspan> Each figure: the klaxon\'s A-weighted fast maximum '
+           'through the part,</text>',
+           '<text x="20" y="78">against the part\'s loudest square at the same drive '
+           '(budget %g dB(A)).</text>' % BUDGET_DB]
     for i, (key, label, board, settings, part, swing) in enumerate(BUILDS):
         y0 = top + 30 + i * (ph + 40)
         x = after(key)
