@@ -155,9 +155,10 @@ def sound_outputs():
 def write_wav(sim, path):
     """What the build drives its sound part with, rendered (tools/simboard/_drive.py): every
     output's ``waveform`` mixed, from power-on to the end of the last sound, 16-bit mono at
-    ``WAV_RATE``, full swing as full scale (a piezo's pin 0/1 as 0 to full scale). So the
-    Pico's piezo is its square at the tone steps, the Express its DAC's wave, the WAV builds
-    their files at the voice's level. The file is opened first (a folder or a read-only
+    ``WAV_RATE``, clipped to full scale: one pin's swing (0 to 1), or a DAC's or a WAV's
+    half range, is full scale (a piezo push-pull, pin A less pin B, -1 to +1). So the
+    Pico's piezo is what its PIO program drives at the tone steps, the Express its DAC's
+    wave, the WAV builds their files at the voice's level. The file is opened first (a folder or a read-only
     place is an OSError, never a half-made ``wave`` object's complaint)."""
     import numpy as np
 
