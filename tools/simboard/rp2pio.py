@@ -84,6 +84,7 @@ class StateMachine:
         # (kept on the host's CPython only: a MicroPython VM lane's heap is small, and its
         # tests read the firmware's events, not the drive)
         self.changes = [(self._t, self._side)] if _audioout.record and _CPYTHON else None
+        _audioout.made(self)  # (recording: one of the board's sound outputs, for the sim's WAV)
         self._voice = None
         self._freq = 0
         self.frequency = frequency
