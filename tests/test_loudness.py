@@ -221,3 +221,24 @@ def test_the_loudness_tool_says_what_is_wrong_with_a_bad_argument(capsys):
     assert L.main(["--render", "no-such-build", "x"]) == 2
     err = capsys.readouterr().err
     assert "Traceback" not in err and "loudness: unknown argument '--loud'" in err
+
+
+@pytest.mark.parametrize("volume", [1, 3, 7])
+def test_sim_wav_of_the_pico_at_any_volume_is_written_quieter_than_at_10(volume, tmp_path, capsys):
+    """The breaker's find: at most volumes the piezo's last edge falls between whole
+    microseconds, and --wav stopped with a TypeError after the events, a bare header left.
+    Each volume writes its WAV, its peak drive no more than volume 10's."""
+    settings = tmp_path / "s.toml"
+    script = tmp_path / "one.txt"
+    script.write_text("100 down klaxon\n220 up klaxon\n")
+    peaks = {}
+    for v in (volume, 10):
+        settings.write_text("QK_VOLUME = %d\n" % v)
+        out = tmp_path / ("v%d.wav" % v)
+        assert S.main(["--board", "pico", "--klaxon-only", "--script", str(script),
+                       "--settings", str(settings), "--wav", str(out)]) == 0
+        with wave.open(str(out)) as w:
+            x = np.frombuffer(w.readframes(w.getnframes()), dtype="<i2").astype(float) / 32767
+        assert len(x) > 1.2 * S.WAV_RATE, (v, len(x))  # the klaxon, not a bare header
+        peaks[v] = float(np.sqrt(np.mean(x * x)))
+    assert 0 < peaks[volume] < peaks[10]

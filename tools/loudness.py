@@ -405,6 +405,9 @@ def main(argv=None):
             if x is not None:
                 np.save(f, x)
         return 0
+    if argv[:1] in (["-h"], ["--help"]):
+        print(__doc__.strip())
+        return 0
     if len(argv) > 1 or argv and argv[0] not in ("--listen", "--before"):
         print("loudness: unknown argument %r (use --listen or --before)" % " ".join(argv),
               file=sys.stderr)

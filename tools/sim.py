@@ -144,6 +144,7 @@ def state_of(sim):
 WAV_RATE = 48000  # the rendering's rate: a piezo's square edges and a DAC's steps at up to
 # ~10 kHz keep their shape (each output sample is the drive's mean over its 1/48 ms)
 WAV_CHUNK_US = 10_000_000  # rendered and written 10 s at a time: a long game's memory stays small
+WAV_MAX_US = 10 * 60_000_000  # the most a WAV holds: 10 minutes (57 MB at 48 kHz)
 
 
 def sound_outputs():
@@ -166,13 +167,17 @@ def write_wav(sim, path):
 
     now = simclock.now_us()
     outs = sound_outputs()
-    end = min(now, max([_drive.busy_until(o, now) for o in outs] + [0]) + 100_000)
+    end = int(min(now, max([_drive.busy_until(o, now) for o in outs] + [0]) + 100_000))
+    start = max(0, end - WAV_MAX_US)  # a long run (an evening at the table): its end only
+    if start:
+        print("sim: the WAV holds the run's last %d minutes" % (WAV_MAX_US // 60_000_000),
+              file=sys.stderr)
     with open(path, "wb") as f:
         with wave.open(f, "wb") as w:
             w.setnchannels(1)
             w.setsampwidth(2)
             w.setframerate(WAV_RATE)
-            for t0 in range(0, end, WAV_CHUNK_US):
+            for t0 in range(start, end, WAV_CHUNK_US):
                 t1 = min(end, t0 + WAV_CHUNK_US)
                 x = np.zeros(int((t1 - t0) * WAV_RATE // 1_000_000))
                 for o in outs:
