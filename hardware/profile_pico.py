@@ -113,7 +113,8 @@ def sound(pin, volume, audio, tones):
     import rp2pio
     from array import array
 
-    a = min(32 * volume // 10, 29) - 2  # ISR: the driven ticks of a half less 2
+    a = max(min(32 * volume // 10, 29) - 2, 0)  # ISR: the driven ticks of a half less 2 (0:
+    # QK_VOLUME = 0, which the device never plays)
     i = array("H", INIT)
     i[0] |= a
     i[2] |= 27 - a  # OSR: H - 5 - ISR

@@ -62,7 +62,8 @@ def test_a_changed_segment_changes_both_forms(monkeypatch):
 
 def _heard(board, name):
     """[(ms since the sound started, Hz now (0: silent))] of sound ``name`` on ``board``'s
-    tone output (the piezo's PIO program's pitch, or the DAC wave's rate / its samples a period), every ms until
+    tone output (the piezo's PIO program's pitch, or the DAC wave's rate / its samples a
+    period), every ms until
     it ends; and the ms it lasted (until the device called it over)."""
     t = 90
     if name == "klaxon":

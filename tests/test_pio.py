@@ -157,3 +157,31 @@ def test_the_units_are_tools_synths_piezo_pattern_and_square():
         units = [sm.waveform((1.5 + 32 * k) * tick, (3 + 32 * k) * tick, sm.frequency)[0]
                  for k in range(ticks // 32)]
         assert tuple(int(u) for u in units) == tuple(pattern), (voice, units)
+
+
+def test_the_speaker_s_own_pin_taken_is_said_and_the_board_plays_on_silent():
+    """QK_PIN_A = "GP15" (a button on the piezo's own pin): CircuitPython refuses each of a
+    state machine's pins a DigitalInOut holds, so there is no sound, said on the console,
+    and the Klaxon still flashes and counts (the breaker's find: the stand-in checked only
+    the first pin, GP14, and played on)."""
+    sim = Sim('QK_PIN_A = "GP15"\n', board_name="pico", players=3)
+    said = [s for _, s in sim.events if "sound" in s]
+    assert any(s.startswith("no sound:") and "GP15 in use" in s for s in said), said
+    assert sim.device.p[Y.OUT] is None  # no part: nothing will drive GP15 against button A
+    sim.press("klaxon", 500, 100)  # a try before the first question: it flashes, silent
+    sim.run_until_ms(700)
+    assert [n for _, n in sim.sounds()] == []
+
+
+@pytest.mark.parametrize("audio", ["piezo", "piezo-gnd"])
+def test_volume_0_starts_the_board_silent(audio):
+    """QK_VOLUME = 0 ("0: silent"): the piezo's program is set up with no driven ticks, the
+    board starts with no fault and the Klaxon flashes in silence (the breaker's find: a
+    negative count overflowed the program's init word, and the real firmware stopped)."""
+    sim = Sim('QK_VOLUME = 0\nQK_AUDIO = "%s"\n' % audio, board_name="pico", klaxon_only=True)
+    assert not [s for _, s in sim.events if "no sound" in s or "Error" in s], sim.events
+    sim.press("klaxon", 500, 100)
+    sim.run_until_ms(2000)
+    out = sim.device.p[Y.OUT]
+    assert set(out.waveform(500_000, 2_000_000, 48000)) <= {0.0}  # never driven
+    assert [n for _, n in sim.sounds()] == []

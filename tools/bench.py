@@ -348,7 +348,7 @@ def scoreboard_rows(lines=40, gap_s=0.15):
 def table_rows(row):
     """What the table reads (issue 31): every position of a 6-player game off the ring, by
     the robot that reads only the sampled ring as a person does; the printed card's
-    smallest type on each side; and the klaxon's loudness (issue 32: no model yet)."""
+    smallest type on each side; and the klaxon's loudness through each build's part."""
     import random
 
     import card
@@ -387,8 +387,23 @@ def table_rows(row):
         "front >= 10 pt, back >= 8 pt", "front %.1f pt, back %.1f pt (its notes sheet %.1f pt)"
         % (sides["front"], sides["back"], sides["notes"]),
         sides["front"] >= 10 and sides["back"] >= 8 and sides["notes"] >= 8)
-    row("the klaxon's A-weighted level through its part against the part's loudest tone",
-        ">= -3 dB(A) on every build", "no model yet (issue 32 is open)", None)
+    loudness_rows(row)
+
+
+def loudness_rows(row):
+    """The klaxon's loudness, a row a build (issue 32; tools/loudness.py): a real press on
+    the simulated board, what the firmware drives its part with through the part's model,
+    A-weighted, as a meter's fast maximum, against the part's loudest tone at the same
+    drive. A wiring this firmware does not have (the Pico's two-pin piezo before it is
+    built) is said, not measured."""
+    import loudness
+
+    for key, label, now, was in loudness.rows():
+        row("klaxon through its part vs its loudest tone (issue 32): %s" % label,
+            ">= %g dB(A)" % loudness.BUDGET_DB,
+            "not built in this firmware" if now is None else "%.1f dB(A) (before: %s)" % (
+                now, "%.1f" % was if was is not None else "one pin only"),
+            None if now is None else now >= loudness.BUDGET_DB)
 
 
 def pico_lane_row():

@@ -685,6 +685,7 @@ PICTURES = {"ring-legend.svg": ring_legend, "klaxon-sound.svg": klaxon_sound,
             "wiring-pico.svg": wiring_pico,
             "klaxon-device.svg": finished_device, "drilling-template.svg": drilling_template,
             "wiring-amp.svg": wiring_amp}
+PICTURES["klaxon-loudness.svg"] = __import__("loudness").spectrum_svg  # (issue 32: its own tool)
 
 
 def main():

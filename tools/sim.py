@@ -41,6 +41,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from harness import COLOUR_NAMES, PALETTE, PROFILE_NAMES, ROOT, Sim, layout, simclock  # noqa: E402
 
+import _audioout  # noqa: E402
 import events as E  # noqa: E402
 import scenario  # noqa: E402
 
@@ -140,30 +141,48 @@ def state_of(sim):
     return out
 
 
+WAV_RATE = 48000  # the rendering's rate: a piezo's square edges and a DAC's steps at up to
+# ~10 kHz keep their shape (each output sample is the drive's mean over its 1/48 ms)
+WAV_CHUNK_US = 10_000_000  # rendered and written 10 s at a time: a long game's memory stays small
+WAV_MAX_US = 10 * 60_000_000  # the most a WAV holds: 10 minutes (57 MB at 48 kHz)
+
+
+def sound_outputs():
+    """The simulated board's audio outputs (every one made since power-on: a DAC, a PWM
+    audio out, a piezo's pin, ...): each has ``waveform(t0_us, t1_us, rate)``."""
+    return [o for o in _audioout.outputs if hasattr(o, "waveform")]
+
+
 def write_wav(sim, path):
-    """The sounds as the speaker played them: each cut short by the next. The file is
-    opened first (a folder or a read-only place is an OSError, never a half-made
-    ``wave`` object's complaint)."""
-    starts = [(t, f["name"]) for t, f in sim.named("sound")]
-    clips = {}
-    for _, name in starts:
-        if name not in clips:
-            with wave.open(os.path.join(ROOT, "sounds", name + ".wav")) as w:
-                clips[name] = (w.getframerate(), w.readframes(w.getnframes()))
-    rate = 16000
-    out = bytearray()
-    for t, name in starts:
-        at = t * rate // 1000 * 2
-        if len(out) < at:
-            out += bytes(at - len(out))
-        del out[at:]
-        out += clips[name][1]
+    """What the build drives its sound part with, rendered (tools/simboard/_drive.py): every
+    output's ``waveform`` mixed, from power-on to the end of the last sound, 16-bit mono at
+    ``WAV_RATE``, clipped to full scale: one pin's swing (0 to 1), or a DAC's or a WAV's
+    half range, is full scale (a piezo push-pull, pin A less pin B, -1 to +1). So the
+    Pico's piezo is what its PIO program drives at the tone steps, the Express its DAC's
+    wave, the WAV builds their files at the voice's level. The file is opened first (a folder or a read-only
+    place is an OSError, never a half-made ``wave`` object's complaint)."""
+    import numpy as np
+
+    import _drive
+
+    now = simclock.now_us()
+    outs = sound_outputs()
+    end = int(min(now, max([_drive.busy_until(o, now) for o in outs] + [0]) + 100_000))
+    start = max(0, end - WAV_MAX_US)  # a long run (an evening at the table): its end only
+    if start:
+        print("sim: the WAV holds the run's last %d minutes" % (WAV_MAX_US // 60_000_000),
+              file=sys.stderr)
     with open(path, "wb") as f:
         with wave.open(f, "wb") as w:
             w.setnchannels(1)
             w.setsampwidth(2)
-            w.setframerate(rate)
-            w.writeframes(bytes(out))
+            w.setframerate(WAV_RATE)
+            for t0 in range(start, end, WAV_CHUNK_US):
+                t1 = min(end, t0 + WAV_CHUNK_US)
+                x = np.zeros(int((t1 - t0) * WAV_RATE // 1_000_000))
+                for o in outs:
+                    x += np.asarray(o.waveform(t0, t1, WAV_RATE), dtype=float)[:len(x)]
+                w.writeframes((np.clip(x, -1, 1) * 32767).round().astype("<i2").tobytes())
 
 
 def make_sim(args, seed=1):

@@ -17,11 +17,21 @@ class _Voice:
         self._sample = sample
         self._end = now + sample.duration_us
         _audioout.heard(sample, self.level)
+        if _audioout.record:  # (a call with *args makes a tuple: none on the lanes)
+            _audioout.note(self, "play", sample, self.level, sample.duration_us)
 
     def stop(self):
         if self.playing:
             _audioout.stops.append(simclock.now_us())
+            if _audioout.record:
+                _audioout.note(self, "stop")
         self._end = simclock.now_us()
+
+    def waveform(self, t0_us, t1_us, rate):
+        """Host only: the voice's samples times its level at each play (list of floats)."""
+        import _drive
+
+        return _drive.voice(self, t0_us, t1_us, rate).tolist()
 
     @property
     def playing(self):

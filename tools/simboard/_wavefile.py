@@ -5,6 +5,8 @@ On the Express a WaveFile is 64 bytes of heap and its open FatFs file 96
 pads this stand-in so that the CircuitPython lane's heap counts them.
 """
 
+import _audioout
+
 
 class WaveFile:
     """A WAV file opened for playback; records its path and duration."""
@@ -47,3 +49,5 @@ class RawSample:
         # (the SAMD21's DMA buffer: the sample's bytes; 8-bit samples go to the DAC's top byte)
         self.length = len(buffer) * (1 if isinstance(buffer, bytearray) else 2)
         self.sample_rate = sample_rate
+        if _audioout.record:  # (the C object points at it; here only the host keeps it: its
+            self.buffer = buffer  # contents at each play are what the DAC plays)

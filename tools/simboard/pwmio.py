@@ -2,7 +2,11 @@
 checks are CircuitPython's (shared-bindings/pwmio/PWMOut.c), so that what the real port
 refuses fails here too: a pin that is not one, a duty cycle outside 0..65535 or not an
 int, a frequency of 0 or not an int, and any change of frequency on a PWMOut made
-without ``variable_frequency=True``."""
+without ``variable_frequency=True``. While ``_audioout.record`` is set it keeps what the
+pin is driven with (its frequency and duty cycle at each change), which ``waveform()``
+renders as the pin's level."""
+
+import _audioout
 
 
 def _int(value, name, low, high):
@@ -20,6 +24,8 @@ class PWMOut:
         self.pin = pin
         self.variable_frequency = bool(variable_frequency)
         self._frequency = _int(frequency, "frequency", 1, 100_000_000)
+        self._duty_cycle = 0
+        _audioout.made(self)
         self.duty_cycle = duty_cycle
 
     @property
@@ -29,6 +35,7 @@ class PWMOut:
     @duty_cycle.setter
     def duty_cycle(self, value):
         self._duty_cycle = _int(value, "duty_cycle", 0, 65535)
+        _audioout.note(self, self._frequency, self._duty_cycle)
 
     @property
     def frequency(self):
@@ -40,6 +47,15 @@ class PWMOut:
             raise AttributeError("PWM frequency not writable when variable_frequency is False "
                                  "on construction.")
         self._frequency = _int(value, "frequency", 1, 100_000_000)
+        _audioout.note(self, self._frequency, self._duty_cycle)
 
     def deinit(self):
+        _audioout.note(self, self._frequency, 0)
         self.pin = None
+
+    def waveform(self, t0_us, t1_us, rate):
+        """Host only: the pin's level (0 or 1) from ``t0_us`` to ``t1_us`` (simulated time)
+        as ``rate`` samples a second (list of floats)."""
+        import _drive
+
+        return _drive.pwm(self, t0_us, t1_us, rate).tolist()

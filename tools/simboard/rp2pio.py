@@ -26,7 +26,16 @@ _CPYTHON = sys.implementation.name == "cpython"
 
 CLK_SYS = 125_000_000
 KEEP = 1_000_000  # pin changes kept (about a minute and a half of the klaxon; then the newest)
-CLAIMED = set()  # ids of the pins in use (the harness adds each DigitalInOut's; a new board clears it)
+CLAIMED = set()  # ids of the pins in use (the harness adds each DigitalInOut's; a new board
+# clears it)
+
+
+def _id(n):
+    """The id of GPIO ``n``'s pin (``microcontroller.pin``'s, as the harness makes it)."""
+    import microcontroller
+
+    p = getattr(getattr(microcontroller, "pin", None), "GPIO%d" % n, None)
+    return getattr(p, "id", n)
 
 
 def _gpio(pin):
@@ -57,7 +66,7 @@ class StateMachine:
                 n = base + i
                 if n >= 30:
                     raise ValueError("Pin count too large")
-                if i == 0 and first_sideset_pin.id in CLAIMED:
+                if _id(n) in CLAIMED:  # each of them, as CircuitPython checks
                     raise ValueError("GP%d in use" % n)  # (a button's, another machine's)
                 pins.append(n)
         if wrap == -1:
@@ -66,8 +75,7 @@ class StateMachine:
             raise ValueError("wrap must be %d-%d" % (0, len(prog) - 1))
         if not 0 <= wrap_target <= len(prog) - 1:
             raise ValueError("wrap_target must be %d-%d" % (0, len(prog) - 1))
-        if first_sideset_pin is not None:
-            CLAIMED.add(first_sideset_pin.id)
+        CLAIMED.update(_id(n) for n in pins)
         self._first = first_sideset_pin
         self.pins = pins
         self.program = prog
@@ -84,6 +92,7 @@ class StateMachine:
         # (kept on the host's CPython only: a MicroPython VM lane's heap is small, and its
         # tests read the firmware's events, not the drive)
         self.changes = [(self._t, self._side)] if _audioout.record and _CPYTHON else None
+        _audioout.made(self)  # (recording: one of the board's sound outputs, for the sim's WAV)
         self._voice = None
         self._freq = 0
         self.frequency = frequency
@@ -139,8 +148,7 @@ class StateMachine:
     def deinit(self):
         self._sync()
         self._enabled = False
-        if self._first is not None:
-            CLAIMED.discard(self._first.id)
+        CLAIMED.difference_update(_id(n) for n in self.pins)
 
     # ---------------------------------------------------------------- what it made
     def tone(self):
