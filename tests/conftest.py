@@ -23,7 +23,8 @@ os.chdir(ROOT)  # the firmware opens sounds/ relative to the drive's root, as on
 TIMEOUT_S = 120
 LANE_TIMEOUT_S = {"test_vm.py": 900, "test_cp.py": 900, "test_pico.py": 1800,
                   "test_web.py": 900, "test_fresh_clone.py": 900, "test_deploy.py": 600,
-                  "test_bundle.py": 1800}  # (its bundles boot on the Pico and CircuitPython lanes)
+                  "test_bundle.py": 1800,  # (its bundles boot on the Pico and CircuitPython lanes)
+                  "test_amp_lanes.py": 900}  # (the amplifier on both lanes)
 
 
 # The lanes whose tests take minutes: collected first. pytest-xdist (--dist worksteal)
@@ -34,8 +35,8 @@ LANE_TIMEOUT_S = {"test_vm.py": 900, "test_cp.py": 900, "test_pico.py": 1800,
 # 2 cores). The CircuitPython lane goes before the Pico lane, whose runs every worker
 # makes ahead in the background from its first test (tests/test_pico.py ``ahead``): its
 # tests mostly wait for runs, and by then most are made
-FIRST = ("test_cp.py", "test_pico.py", "test_bundle.py", "test_fresh_clone.py",
-         "test_mutants_tool.py", "test_card_robot.py")
+FIRST = ("test_cp.py", "test_pico.py", "test_bundle.py", "test_amp_lanes.py",
+         "test_fresh_clone.py", "test_mutants_tool.py", "test_card_robot.py")
 
 
 def pytest_collection_modifyitems(config, items):
