@@ -185,3 +185,16 @@ def test_volume_0_starts_the_board_silent(audio):
     out = sim.device.p[Y.OUT]
     assert set(out.waveform(500_000, 2_000_000, 48000)) <= {0.0}  # never driven
     assert [n for _, n in sim.sounds()] == []
+
+
+def test_a_speaker_on_gp0_has_no_pin_below_and_plays_on_one_pin_said():
+    """QK_PIN_SPEAKER = "GP0": no GPIO below it for the second leg; the console says so and
+    what to wire, and the piezo plays on GP0 alone."""
+    sim = Sim('QK_PIN_SPEAKER = "GP0"\n', board_name="pico", klaxon_only=True)
+    said = [s for _, s in sim.events if "QK_AUDIO" in s or "no sound" in s]
+    assert said == ['QK_AUDIO = "piezo": its second pin: no pin below GPIO0; the piezo on one '
+                    'pin, its other leg to GND (QK_AUDIO = "piezo-gnd")'], said
+    sim.press("klaxon", 500, 100)
+    sim.run_until_ms(700)
+    out = sim.device.p[Y.OUT]
+    assert out.pins == [0] and set(out.waveform(500_000, 700_000, 100_000)) == {0.0, 1.0}
