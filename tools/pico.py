@@ -676,12 +676,15 @@ def check_sound(pwm, name, t0, t1, duty):
     total = sum(TONES[i][2::3]) * 10
     voice = "rasp" if i < 2 else "square"
     seen = [r for r in pwm if t0 <= r[0] < t1]
-    cut, tail = set(), True  # (the "?" records of a period cut short: the last before a stop)
+    # (a period cut short by a stop, a rest or a stuck Klaxon's hush: the last record before
+    # the silence, read as whatever its few edges make, and any "?" before it)
+    cut, tail = set(), True
     for r in reversed(seen):
         if not r[1]:
             tail = True
-        elif r[3] == "?" and tail:
+        elif tail:
             cut.add(r[0])
+            tail = r[3] == "?"
         else:
             tail = False
     bad = [r for r in seen if r[1] and r[3] != voice and r[0] not in cut]
@@ -700,8 +703,8 @@ def check_sound(pwm, name, t0, t1, duty):
         # the console line, a collection of the garbage in that pass; seen: 6 ms)
         want = [_tone(i, x) for x in range(max(0, int(d) - 30), int(d) + 11)]
         if du > 0:
-            ok = (abs(du - duty) < 0.01 or t in cut) and any(  # (a pulse cut short by the stop)
-                w and abs(f - w) / w < 0.02 for w in want)
+            ok = t in cut or abs(du - duty) < 0.01 and any(  # (a period cut short by the
+                w and abs(f - w) / w < 0.02 for w in want)  # stop: its pitch is not one)
         else:
             ok = any(not w for w in want)
         if not ok:
