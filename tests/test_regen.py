@@ -80,3 +80,21 @@ def test_regen_remakes_each_file_in_a_copy(tmp_path):
         with open(os.path.join(ROOT, rel), "rb") as f:
             assert (tmp_path / rel).read_bytes() == f.read(), rel
     assert (tmp_path / "hardware" / "start.py").stat().st_mtime_ns == untouched
+
+
+def test_regen_runs_again_until_a_generator_that_reads_the_disk_sees_what_was_written(
+        tmp_path, monkeypatch):
+    """The loudness picture plays the firmware as it is on disk (TONES, the WAVs), so after
+    a sound's change one run of the generators drew the old klaxon and ``--check`` then
+    failed: a second generator here reads what the first writes, from the disk."""
+    def first(read):
+        return {"made.txt": "new\n"}
+
+    def second(read):
+        path = tmp_path / "made.txt"
+        return {"drawn.txt": "drawn from %s" % (path.read_text() if path.exists() else "-")}
+
+    monkeypatch.setattr(regen, "GENERATORS", (("a", "first", first), ("b", "second", second)))
+    assert regen.run(root=str(tmp_path)) == [("drawn.txt", "second"), ("made.txt", "first")]
+    assert (tmp_path / "drawn.txt").read_text() == "drawn from new\n"
+    assert regen.run(check=True, root=str(tmp_path)) == []

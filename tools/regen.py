@@ -20,6 +20,7 @@ from what its source makes fails CI. Each generator also keeps its own command
 (``tools/card.py --check`` and so on).
 """
 
+import importlib.util
 import os
 import sys
 
@@ -158,10 +159,23 @@ def _reader(root):
     return read
 
 
-def run(check=False, root=ROOT, read=None):
+def run(check=False, root=ROOT, read=None, passes=3):
     """Make everything derived; [(file, what makes it)] of each file that differed (and,
     unless ``check``, was written). ``read(rel)``: a file's current contents (default:
-    under ``root``); the generators run in order, each on the one before's result."""
+    under ``root``); the generators run in order, each on the one before's result.
+    Written from the files on disk, it runs again until nothing differs (at most
+    ``passes`` times): a generator that plays the firmware as it is on disk (the
+    loudness picture plays TONES and the WAVs) sees what the one before it wrote."""
+    if read is None and not check and passes > 1:
+        out = dict(run(root=root, passes=1))
+        for _ in range(passes - 1):
+            again = run(root=root, passes=1)
+            if not again:
+                return sorted(out.items())
+            for rel, maker in again:
+                out[rel] = out.get(rel) or maker
+        raise RuntimeError("regen: %s still differ after %d passes" % (
+            ", ".join(rel for rel, _ in again), passes))
     read = read or _reader(root)
     now = {}  # what the generators made so far, by file
     makers = {}  # and which of them changed it
@@ -185,6 +199,11 @@ def run(check=False, root=ROOT, read=None):
             with open(path, "wb" if isinstance(data, bytes) else "w",
                       **({} if isinstance(data, bytes) else {"encoding": "utf-8"})) as f:
                 f.write(data)
+            if rel.endswith(".py"):  # (its cached bytecode: a file rewritten in the same
+                try:  # second at the same size, TONES with new bytes, would be imported stale)
+                    os.remove(importlib.util.cache_from_source(path))
+                except OSError:
+                    pass
     return sorted(out)
 
 

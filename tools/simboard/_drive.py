@@ -20,7 +20,7 @@ import struct
 import numpy as np
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-_PCM = {}  # a WAV file's samples (floats, full scale 1), by path
+_PCM = {}  # a WAV file's samples (floats, full scale 1), by path, size and time written
 
 
 def held(t0_us, t1_us, rate, edges_s, values):
@@ -50,7 +50,9 @@ def pcm(sample):
     (the firmware's, from the drive's folder: the repo's root)."""
     name = sample.name
     path = name if os.path.isabs(name) or os.path.exists(name) else os.path.join(ROOT, name)
-    if path not in _PCM:
+    st = os.stat(path)
+    key = (path, st.st_size, st.st_mtime_ns)  # (a file remade in this run: read again)
+    if key not in _PCM:
         with open(path, "rb") as f:
             data = f.read()
         bits = data[34] | data[35] << 8
@@ -65,8 +67,8 @@ def pcm(sample):
             x = np.frombuffer(raw, dtype="<i2").astype(float) / 32768
         else:
             x = (np.frombuffer(raw, dtype=np.uint8).astype(float) - 128) / 128
-        _PCM[path] = (x.reshape(-1, channels).mean(axis=1), rate)
-    return _PCM[path]
+        _PCM[key] = (x.reshape(-1, channels).mean(axis=1), rate)
+    return _PCM[key]
 
 
 def raw_values(sample, snapshot):
