@@ -154,12 +154,13 @@ class Device:
     colours, then each pixel's pattern."""
 
     def __init__(self, p):
-        self.p = p
-        self.k = p[_K]
-        self.r = p[_R]
-        self.f = p[_FLAGS]
-        self.t = p[_TIMES]
-        self.c = bytearray(2 * self.f[_NP])
+        # (one letter each: interned names cost the Express's heap; docs/develop.md)
+        self.p = p  # the parts: layout.py's fields (_K, _R, _BUT, _OUT, _SND, ...)
+        self.k = p[_K]  # the Klaxon's debouncer
+        self.r = p[_R]  # the referee (None: a pure Klaxon)
+        self.f = p[_FLAGS]  # flags and small counts: layout.py's ARM .. (F_SLOTS of them)
+        self.t = p[_TIMES]  # times, ms: layout.py's KT .. (T_SLOTS of them)
+        self.c = bytearray(2 * self.f[_NP])  # the scene: each pixel's colours, then patterns
         try:
             self.render()  # the table as it stands: the QM, or the saved game's question
         except Exception as e:  # (an overlay that does not fit: a fault, not a dead board)
