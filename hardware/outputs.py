@@ -5,7 +5,7 @@ import sys
 if __debug__:  # CPython needs const; the Express's mpy-cross -O3 drops this import
     from micropython import const
 
-# names: made by tools/consts.py from lib/qiklaxon/layout.py (python3 tools/dev.py regen)
+# names: made by tools/consts.py from model/layout.py (python3 tools/dev.py regen)
 _NONE = const(255)
 _ST_BOARD = const(0)
 _ST_MOD = const(1)

@@ -20,7 +20,7 @@ import sys
 if __debug__:  # CPython needs const; the Express's mpy-cross -O3 drops this import
     from micropython import const
 
-# names: made by tools/consts.py from lib/qiklaxon/layout.py (python3 tools/dev.py regen)
+# names: made by tools/consts.py from model/layout.py (python3 tools/dev.py regen)
 _PLAYERS = const(0)
 _STUCK = const(1)
 _FAULT = const(15)

@@ -20,7 +20,7 @@ import mpycross
 import pico
 import scenario
 from harness import ROOT, Sim
-from qiklaxon import layout
+from model import layout
 
 CP = cpvm.find()
 BOTH = deploy.SAME_MPY

@@ -8,7 +8,7 @@ import pytest
 
 import card
 from harness import Sim, klaxon_ms
-from qiklaxon import layout  # noqa: E402  (the slots' names)
+from model import layout  # noqa: E402  (the slots' names)
 
 # What a cell's words mean, as this test reads them: the console event the press makes
 # (tools/events.py's name and fields), or None: nothing but a buzz. A card whose words

@@ -12,7 +12,7 @@ import pytest
 import cpvm
 import deploy
 from harness import ROOT
-from qiklaxon import layout
+from model import layout
 
 BOOT_OUT = {
     "cpb": "Adafruit CircuitPython 9.2.1 on 2024-11-20; Adafruit Circuit Playground Bluefruit "
@@ -95,7 +95,7 @@ def test_deploys_exactly_what_the_build_runs_and_verifies_it(tmp_path, board, se
     d = drive(tmp_path, board, settings or None)
     written = dict(deploy.deploy(d, out=quiet))
     assert set(written) == EXPECTED[board, settings]
-    assert "lib/qiklaxon/game.py" not in written  # the host's API, never on a board
+    assert "model/game.py" not in written  # the host's API, never on a board
     assert not any(n.endswith("__init__.py") for n in written)
     on_drive = {os.path.relpath(os.path.join(p, n), d).replace(os.sep, "/")
                 for p, _, fs in os.walk(d) for n in fs}

@@ -184,7 +184,7 @@ def test_the_deploys_dry_run_as_the_docs_give_it(tmp_path):
     import subprocess
     import sys
 
-    from qiklaxon import layout
+    from model import layout
 
     drive = tmp_path / "QIKLAXON"
     drive.mkdir()
@@ -222,7 +222,7 @@ def test_the_worked_example_of_docs_rules_md_is_what_the_referee_does():
     """4 players, QM seat 0 rolls 5 6 1 and asks; seat 1 answers, seat 2 passes, seat 3
     hits the Klaxon on seat 1's answer; in the reveal seat 1 is right, seat 3 wrong with
     "Klaxon -12": the page's positions and console line are the referee's."""
-    from qiklaxon.game import Game
+    from model.game import Game
 
     g = Game(4, qm=0)
     assert g.roll(5, 6, 1) == 561

@@ -14,7 +14,7 @@ import pytest
 
 import card
 from harness import Sim
-from qiklaxon import layout
+from model import layout
 
 BUILDS = ("simulated", "cpx", "cpb", "pico")
 PHASES_US = (0, 377, 999)

@@ -132,7 +132,7 @@ def test_a_makers_deploy_and_bundles_need_only_python3(clone, tmp_path):
     bundles are made the same (the 10.x ones; the 9.x ones are said not made); nothing
     makes a .venv."""
     import cpvm
-    from qiklaxon import layout
+    from model import layout
 
     py = maker_python()
     cp = cpvm.find()

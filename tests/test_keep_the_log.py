@@ -10,9 +10,9 @@ import pytest
 
 from flashsim import FlashSim, PowerCut
 from harness import Sim
-from qiklaxon import layout as Y
+from model import layout as Y
 from qiklaxon import restore
-from qiklaxon.game import Game
+from model.game import Game
 from test_power_cuts import LOG, reboot, state
 
 SECTOR = 4096  # the RP2040's nvm: one flash sector

@@ -6,7 +6,7 @@ from hypothesis import given, settings, strategies as st
 
 import _audioout
 from harness import PROFILE_NAMES, Sim, klaxon_ms
-from qiklaxon import layout  # noqa: E402  (the slots' names)
+from model import layout  # noqa: E402  (the slots' names)
 
 SAMPLE_BUILDS = ("simulated", "cpb", "cpx")  # builds that play the WAV samples
 

@@ -6,7 +6,7 @@ strip or an LED. The keys are tests/table_keys.py's."""
 import pytest
 
 from harness import Sim
-from qiklaxon import Game
+from model import Game
 from table_keys import A, A_2S, A_HELD, B, B_HELD, said, start_moving_a_piece
 
 

@@ -13,7 +13,7 @@ import pytest
 
 import deploy
 import mpycross
-from qiklaxon import layout
+from model import layout
 
 
 def stand_in(path, says, first=b"C"):

@@ -14,7 +14,7 @@ import simclock
 import rp2pio
 from harness import ROOT, Sim
 from hardware import profile_pico as P
-from qiklaxon import layout as Y
+from model import layout as Y
 
 
 def source(one_pin=False):

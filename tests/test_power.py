@@ -18,7 +18,7 @@ import simclock
 from harness import ROOT, Sim
 from scenario import profile
 from test_table import Table
-from qiklaxon import layout  # noqa: E402  (the slots' names)
+from model import layout  # noqa: E402  (the slots' names)
 
 SLEEP_1 = "QK_SLEEP_MIN = 1\n"
 # build: sleeps until the Klaxon (its profile has alarm), has a watchdog

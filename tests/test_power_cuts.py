@@ -12,8 +12,8 @@ import pytest
 from flashsim import FlashSim, PowerCut
 from qiklaxon import restore
 from qiklaxon.core import Referee, check
-from qiklaxon.game import Game
-from qiklaxon import layout  # noqa: E402  (the slots' names)
+from model.game import Game
+from model import layout  # noqa: E402  (the slots' names)
 
 LOG = {"rp2040": True, "nrf52840": False, "samd21": False}  # as the profiles say
 

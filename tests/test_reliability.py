@@ -15,7 +15,7 @@ from harness import Sim
 from qiklaxon import restore
 from qiklaxon.core import Referee
 from test_table import Table
-from qiklaxon import layout  # noqa: E402  (the slots' names)
+from model import layout  # noqa: E402  (the slots' names)
 
 BOARDS = ["simulated", "cpb", "cpx", "pico"]
 

@@ -11,7 +11,7 @@ import random
 import pytest
 
 from harness import Sim
-from qiklaxon import layout
+from model import layout
 from robot import Table
 
 RINGS = [("simulated", ""), ("cpb", ""), ("cpx", ""), ("pico", "QK_PIXELS = 10\n"),

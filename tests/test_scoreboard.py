@@ -21,7 +21,7 @@ import events as E
 import harness
 import scenario
 import scoreboard
-from qiklaxon import layout as L
+from model import layout as L
 
 ASK_AGAIN_MS = 1500  # a scoreboard still waiting asks again after this (the page's)
 

@@ -9,7 +9,7 @@ import events as E
 import harness
 import scenario
 import scoreboard
-from qiklaxon import layout as L
+from model import layout as L
 from test_scoreboard import check, explained, follow
 
 

@@ -17,7 +17,7 @@ import harness
 from harness import ROOT, Sim
 import hardware.start as start_module
 from hardware.settings import KEYS, read
-from qiklaxon import layout  # noqa: E402  (the slots' names)
+from model import layout  # noqa: E402  (the slots' names)
 
 DEFAULTS = [k[1] for k in KEYS]
 INDEX = {k[0]: i for i, k in enumerate(KEYS)}

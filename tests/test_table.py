@@ -14,7 +14,7 @@ import pytest
 
 import scenario
 from harness import PROFILE_NAMES, ROOT, Sim
-from qiklaxon import layout  # noqa: E402  (the slots' names)
+from model import layout  # noqa: E402  (the slots' names)
 
 LONG = scenario.HOLDS["held"]  # a hold past QK_LONG_MS (1.5 s): the second meaning
 LONGER = scenario.HOLDS["long"]  # a hold past twice that: the third

@@ -9,7 +9,7 @@ import probes
 import pytest
 
 from harness import Sim
-from qiklaxon import Game
+from model import Game
 from table_keys import (A, A_2S, A_HELD, B, B_2S, B_HELD, count_of, move_chosen_forward,
                         new_game, said, set_up_new_game, start_moving_a_piece, undo_on, walk_on)
 

@@ -12,8 +12,8 @@ import pytest
 
 import scenario
 from harness import ROOT, Sim
-from qiklaxon.game import Game
-from qiklaxon import layout  # noqa: E402  (the slots' names)
+from model.game import Game
+from model import layout  # noqa: E402  (the slots' names)
 
 HELD = scenario.HOLDS["held"]  # held past its second meaning, as the card says (1.5 s)
 LONG = scenario.HOLDS["long"]  # ... past its third (3 s)

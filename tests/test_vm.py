@@ -16,7 +16,7 @@ import pytest
 
 import scenario
 import vm
-from qiklaxon import layout
+from model import layout
 from harness import ProfileBoard, Sim
 
 # VM fuel of one idle pass of the loop (Device.poll), the measuring loop's own cost

@@ -32,7 +32,7 @@ import zipfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import deploy  # noqa: E402
 import mpycross  # noqa: E402
-from qiklaxon import layout  # noqa: E402  (deploy puts lib/ on the path)
+from model import layout  # noqa: E402  (deploy puts lib/ on the path)
 
 ROOT = deploy.ROOT
 DIST = os.path.join(ROOT, "dist")
@@ -73,7 +73,7 @@ docs/ (docs/first-power-on.md, docs/troubleshooting.md).
 
 # Other boards a build's zip is for, each with its own CircuitPython (its page on
 # circuitpython.org): the Pico's firmware runs on the Pico 2 (board id
-# raspberry_pi_pico2, which starts as the Pico's: lib/qiklaxon/layout.py profile_for)
+# raspberry_pi_pico2, which starts as the Pico's: model/layout.py profile_for)
 ALSO = {"pico": (("Raspberry Pi Pico 2", "raspberry_pi_pico2"),
                  ("Raspberry Pi Pico W", "raspberry_pi_pico_w"),
                  ("Raspberry Pi Pico 2 W", "raspberry_pi_pico2_w"))}

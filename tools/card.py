@@ -28,7 +28,7 @@ for _p in (os.path.join(ROOT, "lib"), ROOT):
     if _p not in sys.path:
         sys.path.append(_p)
 
-from qiklaxon import layout  # noqa: E402
+from model import layout  # noqa: E402
 
 # ------------------------------------------------------------------------------ holds
 # QK_LONG_MS's default (hardware/settings.py; a test holds it): A or B held this long takes

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The board's names for its numbers, each device module's block made from one source.
 
-The source is lib/qiklaxon/layout.py (host-only): every state slot, op code, colour,
+The source is model/layout.py (host-only): every state slot, op code, colour,
 setting index and part. A device module cannot import it (each name would be a global in
 the board's RAM), so it holds the names it uses as private ``_NAME = const(n)`` lines,
 which the board's ``mpy-cross`` folds to the bare number: they cost nothing. This
@@ -23,16 +23,15 @@ import re
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-SOURCE = os.path.join(ROOT, "lib", "qiklaxon", "layout.py")
+SOURCE = os.path.join(ROOT, "model", "layout.py")
 # (short: a deploy without mpy-cross copies the .py files, comments too, and its budget is
 # 200 KB; the names' meanings are in the layout)
-BEGIN = "# names: made by tools/consts.py from lib/qiklaxon/layout.py (python3 tools/dev.py regen)\n"
+BEGIN = "# names: made by tools/consts.py from model/layout.py (python3 tools/dev.py regen)\n"
 END = "# (end of the names)\n"
-# What the board runs, and so holds its names as consts (game.py and layout.py are
-# host-only; the web page's side runs in MicroPython, where the layout is not staged)
+# What the board runs, and so holds its names as consts (the web page's side runs in
+# MicroPython too, and holds them as device.py does)
 DEVICE = ("code.py", "boot.py", "safemode.py", "hardware", "lib", os.path.join("lib", "qiklaxon"),
           os.path.join("web", "page.py"))
-HOST_ONLY = ("game.py", "layout.py")
 
 
 def device_files(root=ROOT):
@@ -42,7 +41,7 @@ def device_files(root=ROOT):
         path = os.path.join(root, d)
         if os.path.isdir(path):
             out += [os.path.join(d, n) for n in os.listdir(path)
-                    if n.endswith(".py") and n not in HOST_ONLY]
+                    if n.endswith(".py")]
         elif os.path.exists(path):
             out.append(d)
     return sorted(out)
@@ -141,7 +140,7 @@ def differences(rel, text, table):
     want = used(text, table)
     _, old, _ = _split(text)
     if old is None:
-        return ["%s: uses %s of lib/qiklaxon/layout.py but has no made block (markers: %r)"
+        return ["%s: uses %s of model/layout.py but has no made block (markers: %r)"
                 % (rel, ", ".join("_" + n for n in sorted(want)), BEGIN.splitlines()[0])
                 ] if want else []
     have = consts_of(old)
@@ -157,7 +156,7 @@ def differences(rel, text, table):
                 rel, name, have[name], name, table[name][0]))
     for name in have:
         if name not in table:
-            out.append("%s: its block holds _%s, which is not in lib/qiklaxon/layout.py"
+            out.append("%s: its block holds _%s, which is not in model/layout.py"
                        % (rel, name))
     if not out and make(text, table) != text:
         out.append("%s: its block's text (order, comments) is not what tools/consts.py makes"
@@ -168,7 +167,7 @@ def differences(rel, text, table):
 def run(root=ROOT, check=False):
     """Make (or, ``check``, only compare) every device module's block under ``root``:
     (the files rewritten, what is still wrong: one line a field)."""
-    table = names(os.path.join(root, "lib", "qiklaxon", "layout.py"))
+    table = names(os.path.join(root, "model", "layout.py"))
     made, wrong = [], []
     for rel in device_files(root):
         path = os.path.join(root, rel)

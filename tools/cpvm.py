@@ -46,7 +46,7 @@ import subprocess
 import tempfile
 
 import deploy
-from qiklaxon import layout  # (deploy puts lib/ on the path)
+from model import layout  # (deploy puts lib/ on the path)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HOW_TO_GET = (
@@ -55,7 +55,7 @@ HOW_TO_GET = (
     "'circuitpython' and 'mpy-cross', or build them (internet, git, gcc-multilib, "
     "pip install huffman polib) with tools/build-circuitpython.sh [DEST], then "
     "export QK_CIRCUITPYTHON=DEST")
-# The boards, from lib/qiklaxon/layout.py's BUILDS
+# The boards, from model/layout.py's BUILDS
 BOOT_OUT = {p: layout.boot_out(p) for p in layout.BOARDS}
 NVM_SIZE = layout.table("nvm")
 # The board's C modules, stood in for: imported before the baseline, as on a board

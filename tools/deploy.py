@@ -59,7 +59,9 @@ import tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if os.path.join(ROOT, "lib") not in sys.path:
     sys.path.insert(0, os.path.join(ROOT, "lib"))
-from qiklaxon import layout  # noqa: E402  (the builds: lib/qiklaxon/layout.py)
+if ROOT not in sys.path:  # (model/: last, where code.py cannot shadow ``code``)
+    sys.path.append(ROOT)
+from model import layout  # noqa: E402  (the builds: model/layout.py)
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import mpycross  # noqa: E402  (CircuitPython's mpy-cross: found, or fetched and checked)
@@ -93,10 +95,11 @@ VERSION_LINE = re.compile(r"^QI Klaxon \S+ for [^,]+, CircuitPython \d+( and \d+
 # build with both and fails the day they differ; then this becomes () and the zips split
 # (tools/bundle.py makes one per version whenever the files differ).
 SAME_MPY = (9, 10)
-# Host-only files beside the firmware's, never copied: the names of the builds and of
-# the state (tools read it; each device module holds its own const copies), the
-# readable Game API
-HOST_ONLY = ("lib/qiklaxon/layout.py", "lib/qiklaxon/game.py", "lib/qiklaxon/__init__.py")
+# The host's model of the game, never copied: the names of the builds and of the state
+# (tools read them; each device module holds its own const copies), the readable Game
+# API. lib/ and hardware/ hold the board's files only (hardware/__init__.py and
+# profile_simulated.py aside: the host's)
+HOST_ONLY = "model/"
 # What every build runs; hardware/settings.py, start.py, outputs.py and
 # qiklaxon/restore.py are freed after start-up.
 # No __init__ files: hardware/ and qiklaxon/ import as namespace packages, one module
@@ -292,7 +295,7 @@ def supported_board(drive):
 
 
 def profile_for(board_id):
-    """The build a real board with ``board_id`` runs (lib/qiklaxon/layout.py), or None."""
+    """The build a real board with ``board_id`` runs (model/layout.py), or None."""
     name = layout.profile_for(board_id)
     return name if name in layout.BOARDS else None
 
@@ -563,7 +566,7 @@ def plan(drive, board_id, settings_text):
             files.append((library_source(name), "lib/%s.py" % name, True))
     # code.py last: nothing runs the new firmware until everything else is in place
     files.sort(key=lambda f: f[1] == "code.py")
-    assert not {rel for _, rel, _ in files} & set(HOST_ONLY), "a host-only file in a deploy"
+    assert not [rel for _, rel, _ in files if rel.startswith(HOST_ONLY)], "a host-only file in a deploy"
     return files
 
 

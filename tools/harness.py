@@ -39,8 +39,8 @@ import simpins  # noqa: E402
 import rp2pio  # noqa: E402
 import synth  # noqa: E402
 from flashsim import FlashSim  # noqa: E402
-from qiklaxon import layout  # noqa: E402
-from qiklaxon.game import Game  # noqa: E402
+from model import layout  # noqa: E402
+from model.game import Game  # noqa: E402
 import hardware.device  # noqa: E402
 import hardware.device as D  # noqa: E402  (its flags' names, for _settled)
 from adafruit_blinka.microcontroller.generic_agnostic_board import pin as _agnostic  # noqa: E402
@@ -73,7 +73,7 @@ _agnostic.Pin.init = _claim
 
 _NAMES = synth.NAMES  # the device's sounds, by number
 
-# The builds (lib/qiklaxon/layout.py): each real board's id, every profile, each one's flash
+# The builds (model/layout.py): each real board's id, every profile, each one's flash
 BOARD_IDS = {p: layout.BY_PROFILE[p]["board_id"] for p in layout.BOARDS}
 PROFILE_NAMES = ("simulated",) + layout.BOARDS
 def sound_ms(name):
@@ -326,7 +326,7 @@ class Sim(scenario.Scenario):
 
     @property
     def game(self):
-        """The game as a ``qiklaxon.game.Game`` view of the device's core (None: a pure Klaxon)."""
+        """The game as a ``model.game.Game`` view of the device's core (None: a pure Klaxon)."""
         r = self.device.r
         if r is None:
             return None

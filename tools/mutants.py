@@ -7,7 +7,7 @@
 
 The mutants are mutmut's (pinned in requirements.lock): its operators, applied one at a
 time to a function body of a device file (code.py, boot.py, hardware/*.py,
-lib/qiklaxon/*.py but the host-only game.py and layout.py; module-level lines, the
+lib/qiklaxon/*.py; module-level lines, the
 consts among them, are not mutated, as in mutmut's own runs). mutmut's own runner
 cannot run this suite as it is: it imports a mutated copy under the copy's path
 (``lib.qiklaxon.core``, not ``qiklaxon.core``), its trampolines break the tests that
@@ -61,7 +61,6 @@ BUDGET = 0.95  # of the non-equivalent mutants killed (issue 26)
 # or whose test no longer catches it, needs the map.
 SAMPLE_REL = "tests/mutants_sample.txt"
 SAMPLE = os.path.join(ROOT, SAMPLE_REL)
-HOST_ONLY = ("lib/qiklaxon/game.py", "lib/qiklaxon/layout.py")
 # The lanes that run the firmware in another VM (MicroPython, CircuitPython, the Pico's
 # emulator, Chromium): they see files on disk, not a mutant served in memory, and take
 # minutes; the mutants run against the fast host suite, as the issue's hand trial did.
@@ -87,7 +86,7 @@ def device_files():
     for folder in ("hardware", "lib/qiklaxon"):
         for name in sorted(os.listdir(os.path.join(ROOT, folder))):
             rel = folder + "/" + name
-            if name.endswith(".py") and rel not in HOST_ONLY:
+            if name.endswith(".py") and name != "__init__.py":
                 out.append(rel)
     return out
 
@@ -332,6 +331,7 @@ def _digests():
     tests = [f for f in _files_under("tests") if os.path.basename(f).startswith("test_")
              and f.endswith(".py")]
     shared = ["code.py", "boot.py"] + _files_under("hardware") + _files_under("lib") + \
+        _files_under("model") + \
         [f for f in _files_under("tools") if f != "tools/mutants.py"] + \
         [f for f in _files_under("tests") if f not in tests
          and f not in (EQUIVALENT_REL, SAMPLE_REL)]

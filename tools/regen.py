@@ -4,7 +4,7 @@
 What is made from one source, and by what:
 
 - each device module's const block (the names it uses): tools/consts.py, from
-  lib/qiklaxon/layout.py;
+  model/layout.py;
 - the settings' copies: hardware/settings.py's ``KEYS``, the README's settings table and
   settings.example.toml, from the layout's ``SETTING_ROWS`` (here);
 - hardware/outputs.py's ``TONES`` and sounds/*.wav: tools/synth.py, from its ``SEGMENTS``;
@@ -27,6 +27,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 for _p in (os.path.join(ROOT, "tools"), os.path.join(ROOT, "lib")):
     if _p not in sys.path:
         sys.path.insert(0, _p)
+if ROOT not in sys.path:  # (model/: last, where code.py cannot shadow ``code``)
+    sys.path.append(ROOT)
 
 OUTPUTS = "hardware/outputs.py"
 
@@ -34,7 +36,7 @@ OUTPUTS = "hardware/outputs.py"
 def _consts(read):
     import consts
 
-    table = consts.names(os.path.join(ROOT, "lib", "qiklaxon", "layout.py"))
+    table = consts.names(os.path.join(ROOT, "model", "layout.py"))
     return {rel: consts.make(read(rel), table) for rel in consts.device_files(ROOT)
             if read(rel) is not None}  # (a tree without that module: nothing to make)
 
@@ -53,7 +55,7 @@ def _tones(read):
 
 
 def _layout():
-    from qiklaxon import layout
+    from model import layout
 
     return layout
 
@@ -93,7 +95,7 @@ def example(rows, head):
     return "".join(out)
 
 
-README_SETTINGS = ("<!-- the settings: made by tools/regen.py from lib/qiklaxon/layout.py's "
+README_SETTINGS = ("<!-- the settings: made by tools/regen.py from model/layout.py's "
                    "SETTING_ROWS -->\n", "<!-- end of the settings -->\n")
 
 

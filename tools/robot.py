@@ -26,7 +26,7 @@ import re
 
 import card
 import events
-from qiklaxon import layout
+from model import layout
 
 FLASH_PAIRS = [{card.COLOURS[a].split()[0], card.COLOURS[b].split()[0]}
                for a, b in card.FLASHES.values()]

@@ -32,7 +32,7 @@ The ring is drawn by the board's own code (hardware/device.py's ``render()`` and
 """
 
 import events
-from qiklaxon import layout as L
+from model import layout as L
 from qiklaxon.core import Referee
 
 import hardware.device as _device

@@ -45,7 +45,9 @@ except (ImportError, AttributeError):
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if os.path.join(ROOT, "lib") not in sys.path:
     sys.path.insert(0, os.path.join(ROOT, "lib"))
-from qiklaxon import layout  # noqa: E402  (the builds' board ids)
+if ROOT not in sys.path:  # (model/: last, where code.py cannot shadow ``code``)
+    sys.path.append(ROOT)
+from model import layout  # noqa: E402  (the builds' board ids)
 
 LIBRARIES = ("adafruit_debouncer", "adafruit_ticks", "neopixel", "adafruit_pixelbuf")
 PRELUDE = """\
@@ -79,10 +81,12 @@ def stage(dest=None):
     """Lay out the VM's /input folder; returns its path."""
     dest = dest or tempfile.mkdtemp(prefix="qk-vm-")
     shutil.copy(os.path.join(ROOT, "code.py"), dest)
-    # as on the board: no __init__ files (namespace packages); game.py for the rules tests
+    # as on the board: no __init__ files (namespace packages); and the host's model
+    # (model/game.py, for the rules tests: scenario.random_game)
     _copy_py(os.path.join(ROOT, "hardware"), os.path.join(dest, "hardware"), init=False)
     _copy_py(os.path.join(ROOT, "lib", "qiklaxon"), os.path.join(dest, "lib", "qiklaxon"),
              init=False)
+    _copy_py(os.path.join(ROOT, "model"), os.path.join(dest, "model"), init=False)
     shutil.copytree(os.path.join(ROOT, "sounds"), os.path.join(dest, "sounds"), dirs_exist_ok=True)
     _copy_py(os.path.join(ROOT, "tools", "simboard"), os.path.join(dest, "simboard"))
     _copy_py(os.path.join(ROOT, "tools", "vmboard"), os.path.join(dest, "vmboard"))

@@ -137,7 +137,7 @@ def device_files():
     # the scoreboard of a real board (tools/scoreboard.py), and the names it reads the
     # board's state by (host-only: never on a board)
     files.append((os.path.join(ROOT, "tools", "scoreboard.py"), "tools/scoreboard.py"))
-    files.append((os.path.join(ROOT, "lib", "qiklaxon", "layout.py"), "lib/qiklaxon/layout.py"))
+    files.append((os.path.join(ROOT, "model", "layout.py"), "model/layout.py"))
     return files
 
 

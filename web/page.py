@@ -38,10 +38,10 @@ import scenario  # noqa: E402
 import scoreboard  # noqa: E402
 import simclock  # noqa: E402
 
-if __debug__:  # (this VM has no lib/qiklaxon/layout.py: the device's names, as device.py's)
+if __debug__:  # (this VM has no model/layout.py: the device's names, as device.py's)
     from micropython import const
 
-# names: made by tools/consts.py from lib/qiklaxon/layout.py (python3 tools/dev.py regen)
+# names: made by tools/consts.py from model/layout.py (python3 tools/dev.py regen)
 _PLAYERS = const(0)
 _QM = const(1)
 _PHASE = const(2)

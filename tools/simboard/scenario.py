@@ -274,7 +274,7 @@ GAME_REST_MS = 8000  # GAME after QUESTION: from here
 def random_game(seed, steps):
     """A game driven by ``steps`` seeded random actions, legal or not; one text
     line per step (the action, its outcome, the encoded game) for comparing runtimes."""
-    from qiklaxon.game import Game
+    from model.game import Game
 
     roll = dice(seed)
 

@@ -1,7 +1,7 @@
 """Stand-in ``board`` for the MicroPython VM lane (host-only).
 
 ``use(profile_name, board_id)`` names the pins the way that build's board does
-and takes its board id (the host passes it from lib/qiklaxon/layout.py's
+and takes its board id (the host passes it from model/layout.py's
 BUILDS: this module runs inside the VMs, which do not carry that table); the
 simulated build uses Blinka's OS-agnostic names and pin ids.
 """

@@ -13,7 +13,7 @@ Seats run clockwise 0..N-1; "the player on the left" of seat s is s+1 mod N.
 Every accepted action can be undone, back to at least the current question's start.
 """
 
-from qiklaxon import layout
+from model import layout
 from qiklaxon.core import Referee
 
 IDLE = 0
