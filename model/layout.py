@@ -1,7 +1,7 @@
 """The project's names for the builds and numbers, in one place (host-only: not deployed).
 
-Host tools that need a board read ``BUILDS``: tools/deploy.py, tools/harness.py,
-tools/vmboard/board.py, tools/cpvm.py. hardware/start.py keeps its own copy of the
+Host tools that need a board read ``BUILDS``: tools/maker/deploy.py, tools/simulated/harness.py,
+tools/lanes/vmboard/board.py, tools/lanes/cpvm.py. hardware/start.py keeps its own copy of the
 id -> profile pairs (a board cannot afford this table); tests/test_builds.py holds
 it, the profiles and the README's "Builds and wiring" table to this one.
 
@@ -83,7 +83,7 @@ def table(field, boards=BOARDS):
 # The names of the numbers (issue 18): every slot, op code, colour and field, once.
 # Each name is an interned string in the board's RAM, so a device module holds the ones
 # it uses as private ``_NAME = const(n)``, which compile to the bare number (docs:
-# conventions.md), in a block tools/consts.py makes from this list (python3 tools/dev.py
+# conventions.md), in a block tools/gen/consts.py makes from this list (python3 tools/dev.py
 # regen: edit here, never there). tests/test_names.py holds each block to it and forbids
 # bare numbers as indexes, op codes, console words and overlays. Host code uses these names.
 
@@ -173,7 +173,7 @@ DONE = 3  # a position or the QM changed (a roll, a reveal, a move, a miss, the 
 # game): a rising chime, green
 TRY = 2  # the Klaxon's: before a game's first question it sounds and counts for nothing
 
-# Console words (Referee.out(word, numbers...)); tools/events.py reads the lines
+# Console words (Referee.out(word, numbers...)); tools/simulated/events.py reads the lines
 WORDS = ("nobody has answered yet", "no question running",
          "this question already had its Klaxon", "everyone has answered", "the game is over",
          "refused", "klaxon", "undo", "end", "new", "players", "first", "seat", "count",

@@ -86,7 +86,7 @@ def test_each_profile_uses_only_its_boards_pins_and_the_rows_flash_is_the_chips(
     assert set(harness.scenario.pin_names(prof)) <= set(b["pins"])
     if prof["led"]:
         assert prof["led"] in b["pins"]
-    assert FLASH[b["chip"]][0] == b["nvm"]  # tools/simboard/flashsim.py models that chip
+    assert FLASH[b["chip"]][0] == b["nvm"]  # tools/simulated/simboard/flashsim.py models that chip
     assert not set(b["has"]) & set(b["lacks"])
     # tone sweeps need no audiomixer; WAV files through audiopwmio need it
     if prof["audio"] == 1 and b["banner"]:
@@ -115,7 +115,7 @@ def test_the_host_tools_read_the_table():
 
 
 def test_no_host_tool_spells_a_boards_id_itself():
-    """A board's id is written once on the host: in BUILDS (tools/pico.py, the Pico lane,
+    """A board's id is written once on the host: in BUILDS (tools/lanes/pico.py, the Pico lane,
     names its firmware's files, which is not the id)."""
     ids = {b["board_id"] for b in layout.BUILDS if b["banner"]}
     spelt = []

@@ -4,7 +4,7 @@ sector before it erases it (an erase is the one step a power cut can lose a game
 test_power_cuts.py), switched off and on between saves or not.
 
 ``Referee.save`` writes (qiklaxon/save.py); ``restore.find`` and ``restore.load`` read
-back at power-up (qiklaxon/restore.py); tools/simboard/flashsim.py is each chip's nvm."""
+back at power-up (qiklaxon/restore.py); tools/simulated/simboard/flashsim.py is each chip's nvm."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""tools/mutants.py's own checks that need no mutation run: its list of equivalent
+"""tools/quality/mutants.py's own checks that need no mutation run: its list of equivalent
 mutants still names mutants that exist, each with a reason; a mutant it builds is the
 source with one change; and every test has a timeout (pytest-timeout)."""
 

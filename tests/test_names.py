@@ -15,7 +15,7 @@ holds it to the layout:
 - no bare number is in the first argument of ``act``, ``out`` or ``more`` (the op
   code, the console word, the overlay).
 
-Each module's block of those consts is made by tools/consts.py from the layout (``python3
+Each module's block of those consts is made by tools/gen/consts.py from the layout (``python3
 tools/dev.py regen``); a test holds every block to what it makes, naming the field.
 
 It also holds the firmware's own tables to the layout where they are data, not
@@ -27,15 +27,12 @@ import contextlib
 import glob
 import io
 import os
-import sys
 
 import pytest
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path[:0] = [os.path.join(ROOT, "lib"), ROOT, os.path.join(ROOT, "tools", "simboard"),
-                os.path.join(ROOT, "tools")]
+from model import layout
 
-from model import layout  # noqa: E402
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 # What the board runs (the host's model/ is not)
 DEVICE_FILES = sorted(
@@ -133,7 +130,7 @@ def test_a_device_module_names_its_numbers_as_the_layout_does(path):
 
 
 def test_every_device_modules_block_is_what_the_generator_makes():
-    """No hand-copied names: each block is tools/consts.py's, from the layout."""
+    """No hand-copied names: each block is tools/gen/consts.py's, from the layout."""
     import consts
 
     table = consts.names()
@@ -269,7 +266,6 @@ def test_the_device_arrays_are_as_long_as_the_layout_says():
 def _start_up_parts(settings, die):
     """Each step's answer on the simulated board, as code.py runs them: (start.py's,
     outputs.py's, restore.py's), and the board."""
-    sys.path.insert(0, os.path.join(ROOT, "tools"))
     from harness import Sim
 
     Sim(settings)  # the simulated board, its clock and pins (and a first start)

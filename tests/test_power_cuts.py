@@ -1,7 +1,7 @@
 """The saved game against power cuts at every flash operation of every save, per board.
 
 The board saves with ``Referee.save`` (qiklaxon/core.py) and reads back with
-``restore.find`` and ``restore.load`` (qiklaxon/restore.py); tools/simboard/flashsim.py
+``restore.find`` and ``restore.load`` (qiklaxon/restore.py); tools/simulated/simboard/flashsim.py
 models each chip's nvm writes and cuts the power part-way through any one of them.
 """
 

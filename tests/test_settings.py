@@ -437,9 +437,9 @@ def test_klaxon_moved_to_the_circuit_playgrounds_own_button_reads_it_the_right_w
     assert len(sim.named("klaxon")) == 1
 
 
-# ------------------------------------------------------------ tools/sim.py
+# ------------------------------------------------------------ tools/simulated/sim.py
 def run_sim(*args):
-    return subprocess.run([sys.executable, os.path.join("tools", "sim.py"), "--wav", ""]
+    return subprocess.run([sys.executable, os.path.join("tools", "simulated", "sim.py"), "--wav", ""]
                           + list(args), cwd=ROOT, capture_output=True, text=True, timeout=60)
 
 

@@ -33,7 +33,7 @@ def script(taps, hold=80):
 def run_sim(tmp_path, text, *args, timeout=60):
     path = tmp_path / "s.txt"
     path.write_text(text)
-    out = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "sim.py"), "--wav", "",
+    out = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "simulated", "sim.py"), "--wav", "",
                           "--players", "4", "--script", str(path)] + list(args),
                          capture_output=True, text=True, timeout=timeout)
     return out.returncode, [json.loads(line) for line in out.stdout.splitlines()], out.stderr

@@ -1,4 +1,4 @@
-"""tools/web.py without a browser: what the page loads, the pinned WebAssembly VM's
+"""tools/maker/web.py without a browser: what the page loads, the pinned WebAssembly VM's
 install (checked against the lockfile), the static copy, and the server's types."""
 
 import base64

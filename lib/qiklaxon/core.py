@@ -33,7 +33,7 @@ from array import array
 if __debug__:  # CPython needs const; the Express's mpy-cross -O3 drops this import
     from micropython import const
 
-# names: made by tools/consts.py from model/layout.py (python3 tools/dev.py regen)
+# names: made by tools/gen/consts.py from model/layout.py (python3 tools/dev.py regen)
 _S_SLOTS = const(19)
 _PLAYERS = const(0)
 _QM = const(1)
@@ -275,7 +275,7 @@ class Referee:
     def key(self, k):
         """Key ``k`` (0: the Klaxon): what became of it, 0 refused (nothing changed), 1
         taken, 2 something taken back, 3 a position or the QM changed; the Klaxon: 1
-        taken, 2 a try before the first question (it counts for nothing). tools/card.py
+        taken, 2 a try before the first question (it counts for nothing). tools/gen/card.py
         says it all for people. A key is what A or B did when let go:
 
         =========== ========================= ================== =====================
