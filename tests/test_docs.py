@@ -1,5 +1,6 @@
 """The README's and docs/' promises that code can check."""
 
+import glob
 import os
 import re
 
@@ -440,3 +441,18 @@ def test_the_circuit_playground_picture_shows_the_tabs_and_the_battery_socket():
     assert not [a for a, _ in ends if a == tabs["NC"]]
     for name in ("COM", "NO", "NC", "battery socket (JST)", "NC: leave it empty"):
         assert ">%s<" % name in svg, name
+
+
+def test_tests_readme_lists_every_test_file_once_under_a_behaviour():
+    """tests/README.md, the index from a behaviour to its tests, cannot go stale: every
+    tests/test_*.py is linked there exactly once, under a heading, and nothing else is."""
+    with open(os.path.join(ROOT, "tests", "README.md"), encoding="utf-8") as f:
+        text = f.read()
+    linked = re.findall(r"^- \[`(test_\w+\.py)`\]\((test_\w+\.py)\): \S", text, re.M)
+    assert all(a == b for a, b in linked), [a for a, b in linked if a != b]
+    names = [a for a, _ in linked]
+    on_disk = sorted(os.path.basename(p) for p in glob.glob(os.path.join(ROOT, "tests", "test_*.py")))
+    assert sorted(set(names)) == on_disk, (sorted(set(on_disk) - set(names)),
+                                           sorted(set(names) - set(on_disk)))
+    assert len(names) == len(set(names)), sorted({n for n in names if names.count(n) > 1})
+    assert text.index("\n## ") < text.index("\n- [`test_")  # each under a behaviour's heading
