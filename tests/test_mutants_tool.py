@@ -39,7 +39,7 @@ def test_the_device_files_mutated_are_the_boards_and_not_the_hosts():
     assert "lib/qiklaxon/core.py" in files
     assert not {"model/game.py", "model/layout.py"} & set(files)
     assert mutants.module_name("lib/qiklaxon/undo.py") == "qiklaxon.undo"
-    assert mutants.module_name("model/__init__.py") == "qiklaxon"
+    assert mutants.module_name("lib/qiklaxon/__init__.py") == "qiklaxon"
     assert mutants.module_name("code.py") is None
 
 
