@@ -33,7 +33,7 @@ What the Express lacks (sleep, a watchdog, WAV, a piezo, an LED) is behind
 
 Small on purpose (the Express has ~16 KB for everything): the parts are one tuple,
 the state a bytearray and a list indexed by ``_`` constants, and names are short
-(each stays in RAM). Console lines are short words and numbers; tools/events.py
+(each stays in RAM). Console lines are short words and numbers; tools/simulated/events.py
 makes sentences and JSON of them.
 """
 from adafruit_ticks import ticks_diff, ticks_ms
@@ -41,7 +41,7 @@ from adafruit_ticks import ticks_diff, ticks_ms
 if __debug__:  # CPython needs const; the Express's mpy-cross -O3 drops this import
     from micropython import const
 
-# names: made by tools/consts.py from lib/qiklaxon/layout.py (python3 tools/dev.py regen)
+# names: made by tools/gen/consts.py from model/layout.py (python3 tools/dev.py regen)
 _PLAYERS = const(0)
 _QM = const(1)
 _PHASE = const(2)

@@ -5,7 +5,7 @@ import sys
 if __debug__:  # CPython needs const; the Express's mpy-cross -O3 drops this import
     from micropython import const
 
-# names: made by tools/consts.py from lib/qiklaxon/layout.py (python3 tools/dev.py regen)
+# names: made by tools/gen/consts.py from model/layout.py (python3 tools/dev.py regen)
 _NONE = const(255)
 _ST_BOARD = const(0)
 _ST_MOD = const(1)
@@ -67,7 +67,7 @@ _QK_PIXELS_CCW = const(20)
 # room for WAV through ``audioio`` (a ``WaveFile`` keeps two 512-byte DMA buffers, and
 # each open file and sample ~160 bytes more). Each sound is segments of three bytes:
 # start and end pitch in tens of Hz (0: a rest), length in tens of ms: the WAV files'
-# segments (tools/synth.py), rounded, glides linear (``tools/synth.py --tones``;
+# segments (tools/gen/synth.py), rounded, glides linear (``tools/gen/synth.py --tones``;
 # tests/test_one_klaxon.py holds this copy to it).
 TONES = (
     b"\x13\x2b\x26\x2b\x2a\x14\x00\x00\x06\x13\x2b\x26\x2b\x2a\x14\x00\x00\x06",  # klaxon

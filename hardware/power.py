@@ -7,7 +7,7 @@ deploy for it leaves this module out and the firmware never imports it.
 if __debug__:  # CPython needs const; mpy-cross -O3 drops this import
     from micropython import const
 
-# names: made by tools/consts.py from lib/qiklaxon/layout.py (python3 tools/dev.py regen)
+# names: made by tools/gen/consts.py from model/layout.py (python3 tools/dev.py regen)
 _FL = const(7)
 # (end of the names)
 

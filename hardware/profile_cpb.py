@@ -9,7 +9,7 @@ sounding. Lights: the 10-pixel ring, one pixel a seat.
 if __debug__:  # CPython needs const; the Express's mpy-cross -O3 drops this import
     from micropython import const
 
-_P_SPEAKER_ENABLE = const(6)  # (lib/qiklaxon/layout.py's)
+_P_SPEAKER_ENABLE = const(6)  # (model/layout.py's)
 
 PROFILE = (  # a tuple, not a dict: no key names in the board's RAM
     ('A1', False),  # klaxon: (pin, True if it pulls to +V: pressed reads True)

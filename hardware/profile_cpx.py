@@ -24,7 +24,7 @@ PROFILE = (  # a tuple, not a dict: no key names in the board's RAM
 
 def sound(pin, volume, audio, tones):
     """The speaker through the DAC (``audioio``): tone sweeps (``tones``, hardware/outputs.py)
-    of one period of the RASP voice (tools/synth.py's SPEAKER: 22 samples, 8-bit; the bits
+    of one period of the RASP voice (tools/gen/synth.py's SPEAKER: 22 samples, 8-bit; the bits
     of 0x38CCCC set the low ones: tests/test_one_klaxon.py), as loud as QK_VOLUME says; the device plays it at
     22 x each sound's pitch (the chimes too: one 22-byte wave, no room for two):
     (output, (klaxon, denied, blip, done, undone, the wave)). No WAV files here: with them

@@ -12,7 +12,7 @@ The keys' meanings: settings.example.toml and the README (tests hold them to ``K
 
 
 # The settings: name, default, lowest, highest (lowest > highest: text). Made by
-# python3 tools/dev.py regen from lib/qiklaxon/layout.py's SETTING_ROWS: edit a row there
+# python3 tools/dev.py regen from model/layout.py's SETTING_ROWS: edit a row there
 KEYS = (
     ("QK_BOARD", "", 1, 0),
     ("QK_PLAYERS", 4, 2, 10),

@@ -9,7 +9,7 @@ import sys
 if __debug__:  # CPython needs const; the Express's mpy-cross -O3 drops this import
     from micropython import const
 
-# names: made by tools/consts.py from lib/qiklaxon/layout.py (python3 tools/dev.py regen)
+# names: made by tools/gen/consts.py from model/layout.py (python3 tools/dev.py regen)
 _P_KLAXON = const(0)
 _PIN = const(0)
 _LEVEL = const(1)

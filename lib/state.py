@@ -1,4 +1,4 @@
-"""The whole state on the console for a host that asks (tools/scoreboard.py) with a
+"""The whole state on the console for a host that asks (tools/maker/scoreboard.py) with a
 byte: device.py's chores import this and call ``show``, which answers and leaves RAM,
 so between asks it costs nothing. (At the top of lib/: ``state`` and ``show`` are
 names the loop holds anyway, so it gains none.)
@@ -20,7 +20,7 @@ import sys
 if __debug__:  # CPython needs const; the Express's mpy-cross -O3 drops this import
     from micropython import const
 
-# names: made by tools/consts.py from lib/qiklaxon/layout.py (python3 tools/dev.py regen)
+# names: made by tools/gen/consts.py from model/layout.py (python3 tools/dev.py regen)
 _PLAYERS = const(0)
 _STUCK = const(1)
 _FAULT = const(15)

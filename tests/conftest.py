@@ -1,18 +1,16 @@
 """Test set-up: the simulated board's import paths come first, so that
-adafruit_ticks runs on the simulated clock (tools/harness.py)."""
+adafruit_ticks runs on the simulated clock (tools/simulated/harness.py); then the
+board's lib/, each group of tools/, and the root last (tools/paths.py). Which test holds
+which behaviour: tests/README.md."""
 
 import os
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-# The repo root holds code.py and boot.py, which would shadow the standard
-# library's ``code`` module (pdb imports it): the root goes last.
-sys.path[:] = [p for p in sys.path if p not in ("", ".", ROOT)]
-for p in (os.path.join(ROOT, "tools"), os.path.join(ROOT, "lib"),
-          os.path.join(ROOT, "tools", "simboard")):
-    if p not in sys.path:
-        sys.path.insert(0, p)
-sys.path.append(ROOT)
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+# (the root goes last: its code.py would shadow the standard library's ``code``, which
+# pdb imports)
+import paths  # noqa: E402,F401
 os.environ["BLINKA_OS_AGNOSTIC"] = "1"
 os.chdir(ROOT)  # the firmware opens sounds/ relative to the drive's root, as on the board
 
@@ -53,7 +51,7 @@ def pytest_collection_modifyitems(config, items):
 
 
 def pytest_configure(config):
-    """tools/mutants.py's map (coverage per test) or its run of the mutants, when it asks."""
+    """tools/quality/mutants.py's map (coverage per test) or its run of the mutants, when it asks."""
     if os.environ.get("QK_MUTANTS_MAP") or os.environ.get("QK_MUTANTS_JOB"):
         import mutants
 

@@ -16,7 +16,7 @@ import pytest
 import deploy
 import pictures
 from harness import ROOT, Sim
-from qiklaxon import layout as Y
+from model import layout as Y
 from test_docs import _contrast, _svg_shapes, text_of
 
 AMP = 'QK_AUDIO = "amp"\n'

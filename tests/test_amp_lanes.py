@@ -1,6 +1,6 @@
 """The amplifier option (QK_AUDIO = "amp") on CircuitPython itself: the CircuitPython 10
-unix lane (tools/cpvm.py) plays a question with it on the Pico and the Bluefruit and gives
-the harness's lines; the real Pico firmware (tools/pico.py, rp2040js) starts it, plays
+unix lane (tools/lanes/cpvm.py) plays a question with it on the Pico and the Bluefruit and gives
+the harness's lines; the real Pico firmware (tools/lanes/pico.py, rp2040js) starts it, plays
 audiopwmio on GP15 (CircuitPython's 122 kHz, 10-bit PWM) and keeps it past start-up, and
 switches the amplifier's SD (GP14) high when the Klaxon sounds. Each lane skips where its
 kit is missing, as tests/test_cp.py and tests/test_pico.py do."""

@@ -1,4 +1,4 @@
-"""One builds table (lib/qiklaxon/layout.py's BUILDS): a board is one profile file, one
+"""One builds table (model/layout.py's BUILDS): a board is one profile file, one
 row there and one README row; the firmware's own copy of the board ids, the profiles'
 pins, the simulated flash and every host tool agree with it; a deploy never copies it."""
 
@@ -14,7 +14,7 @@ import deploy
 import harness
 from flashsim import BOARDS as FLASH
 from harness import ROOT
-from qiklaxon import layout
+from model import layout
 
 PROFILES = sorted(os.path.basename(p)[len("profile_"):-3]
                   for p in glob.glob(os.path.join(ROOT, "hardware", "profile_*.py")))
@@ -86,7 +86,7 @@ def test_each_profile_uses_only_its_boards_pins_and_the_rows_flash_is_the_chips(
     assert set(harness.scenario.pin_names(prof)) <= set(b["pins"])
     if prof["led"]:
         assert prof["led"] in b["pins"]
-    assert FLASH[b["chip"]][0] == b["nvm"]  # tools/simboard/flashsim.py models that chip
+    assert FLASH[b["chip"]][0] == b["nvm"]  # tools/simulated/simboard/flashsim.py models that chip
     assert not set(b["has"]) & set(b["lacks"])
     # tone sweeps need no audiomixer; WAV files through audiopwmio need it
     if prof["audio"] == 1 and b["banner"]:
@@ -115,7 +115,7 @@ def test_the_host_tools_read_the_table():
 
 
 def test_no_host_tool_spells_a_boards_id_itself():
-    """A board's id is written once on the host: in BUILDS (tools/pico.py, the Pico lane,
+    """A board's id is written once on the host: in BUILDS (tools/lanes/pico.py, the Pico lane,
     names its firmware's files, which is not the id)."""
     ids = {b["board_id"] for b in layout.BUILDS if b["banner"]}
     spelt = []
@@ -134,9 +134,23 @@ def test_no_host_tool_spells_a_boards_id_itself():
 def test_no_deploy_plan_holds_the_host_only_files(tmp_path, name, settings):
     files = deploy.plan(str(tmp_path), layout.BY_PROFILE[name]["board_id"], settings)
     rels = {rel for _, rel, _ in files}
-    assert "lib/qiklaxon/layout.py" not in rels and "lib/qiklaxon/game.py" not in rels
-    assert not [src for src, _, _ in files if src.endswith(os.path.join("qiklaxon", "layout.py"))]
+    assert "model/layout.py" not in rels and "model/game.py" not in rels
+    assert not [src for src, _, _ in files if src.endswith(os.path.join("model", "layout.py"))]
     assert "lib/qiklaxon/core.py" in rels  # (a plan, not an empty list)
+
+
+def test_lib_holds_exactly_what_a_deploy_copies(tmp_path):
+    """The board's folder lib/ holds the board's files only: each is in some build's plan
+    (the host's model of the game is model/, never copied)."""
+    planned = set()
+    for name in layout.BOARDS:
+        for settings in ("", 'QK_AUDIO = "amp"\n'):
+            planned |= {os.path.relpath(src, ROOT).replace(os.sep, "/") for src, _, _ in
+                        deploy.plan(str(tmp_path), layout.BY_PROFILE[name]["board_id"], settings)}
+    held = {os.path.relpath(os.path.join(d, n), ROOT).replace(os.sep, "/")
+            for d, dirs, names in os.walk(os.path.join(ROOT, "lib"))
+            for n in names if "__pycache__" not in d}
+    assert held and held <= planned, sorted(held - planned)
 
 
 def test_a_deploy_of_every_build_leaves_the_table_out(tmp_path):
@@ -147,7 +161,7 @@ def test_a_deploy_of_every_build_leaves_the_table_out(tmp_path):
         written = [rel for rel, _ in deploy.deploy(str(d), out=lambda *a: None)]
         assert "lib/qiklaxon/core.py" in written
         assert not [r for r in written if re.search(r"layout|game\.py", r)], written
-        assert not (d / "lib" / "qiklaxon" / "layout.py").exists()
+        assert not (d / "lib" / "qiklaxon" / "layout.py").exists() and not (d / "model").exists()
 
 
 def test_the_pico_w_and_pico_2_w_start_the_picos_build_as_the_build_guide_says():

@@ -1,4 +1,4 @@
-"""The release bundles (tools/bundle.py): one zip per build and CircuitPython major version,
+"""The release bundles (tools/maker/bundle.py): one zip per build and CircuitPython major version,
 each exactly what the deploy writes for that board, laid out to be unzipped onto its
 CIRCUITPY drive; a bundle whose compiler cannot be had is said, not made; the Pico's
 boots and plays on the real CircuitPython firmware (the Pico lane), the Express's plays
@@ -20,7 +20,7 @@ import mpycross
 import pico
 import scenario
 from harness import ROOT, Sim
-from qiklaxon import layout
+from model import layout
 
 CP = cpvm.find()
 BOTH = deploy.SAME_MPY
@@ -374,7 +374,7 @@ def test_ctrl_c_leaves_no_half_zip_and_exits_130(tmp_path, monkeypatch, capsys):
 def test_a_cache_another_user_made_is_said_with_what_to_do_not_a_traceback(tmp_path, monkeypatch,
                                                                           capsys):
     """The bundle fetches into .cache/ as the deploy does: a .cache a sudo run left to root
-    is a message with what to do (tools/deploy.py cache_trouble), exit 1, no zip."""
+    is a message with what to do (tools/maker/deploy.py cache_trouble), exit 1, no zip."""
     cache = tmp_path / "repo" / ".cache"
     monkeypatch.setattr(deploy, "CACHE", str(cache))
     monkeypatch.setattr(deploy, "LIBRARY_CACHE", str(cache / "libraries"))

@@ -1,4 +1,4 @@
-"""The table card (tools/card.py) is what the firmware does: every cell of it, every press
+"""The table card (tools/gen/card.py) is what the firmware does: every cell of it, every press
 at every moment of the game, is played on the simulated board, with the hold the card
 gives, and must make the event, the sound and the flash the card says; the same on the
 one-button build with its ladder. The card's hold times are the firmware's, and so are its
@@ -8,10 +8,10 @@ import pytest
 
 import card
 from harness import Sim, klaxon_ms
-from qiklaxon import layout  # noqa: E402  (the slots' names)
+from model import layout  # noqa: E402  (the slots' names)
 
 # What a cell's words mean, as this test reads them: the console event the press makes
-# (tools/events.py's name and fields), or None: nothing but a buzz. A card whose words
+# (tools/simulated/events.py's name and fields), or None: nothing but a buzz. A card whose words
 # change without this changing fails here, which is the point.
 EVENTS = {
     "refused": None,
@@ -240,7 +240,7 @@ def test_a_chime_comes_with_its_flash_on_the_ring(sound):
 
 
 def test_the_scripts_holds_are_the_cards():
-    """tools/simboard/scenario.py's "held" and "long" (the lanes' scripts use them) are the
+    """tools/simulated/simboard/scenario.py's "held" and "long" (the lanes' scripts use them) are the
     card's holds, 0.3 s past each step, as a person holds past what the card says."""
     import scenario
 
@@ -249,7 +249,7 @@ def test_the_scripts_holds_are_the_cards():
 
 
 def test_the_printed_card_and_its_text_are_what_the_tables_make():
-    """docs/card-*.svg and docs/card.md are tools/card.py's, and the README's Play section is
+    """docs/card-*.svg and docs/card.md are tools/gen/card.py's, and the README's Play section is
     the card as text, between its markers."""
     import os
 

@@ -1,10 +1,10 @@
 """A first-time Question Master who follows the table card literally gets the rules'
-result every question: a robot QM and players (tools/robot.py) who act only on the ring and
+result every question: a robot QM and players (tools/quality/robot.py) who act only on the ring and
 the sounds, with a person's timing, play random questions on the simulated board (4 to 10
 players; answers right and wrong, passes, everyone passing, Klaxons refused and accepted,
 penalties listed or not, up to 99; now and then the Klaxon jammed between questions, a
 fault the card says to wait out), and every question must end where the rules put every
-piece (tools/robot.py's ``rules``, written from rules.md apart from the firmware)."""
+piece (tools/quality/robot.py's ``rules``, written from rules.md apart from the firmware)."""
 
 import pytest
 

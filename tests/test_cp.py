@@ -1,4 +1,4 @@
-"""The CircuitPython 10 lane (tools/cpvm.py): the firmware, deployed as tools/deploy.py
+"""The CircuitPython 10 lane (tools/lanes/cpvm.py): the firmware, deployed as tools/maker/deploy.py
 deploys it (.mpy from CircuitPython's own mpy-cross), runs its unedited code.py on
 CircuitPython's 32-bit unix VM and prints the same console lines, at the same
 simulated times, as the CPython harness; and the Express's build fits its heap."""
@@ -214,7 +214,7 @@ def test_the_express_plays_a_whole_game_with_blocks_pinned_during_play(drives):
 
 
 def test_the_heap_diagnosis_reads_the_vm_as_its_collector_does(drives):
-    """tools/cpheap.py, from a paused run (Drive.run(heap_map=True)): the block map
+    """tools/lanes/cpheap.py, from a paused run (Drive.run(heap_map=True)): the block map
     covers the usable heap, what the roots (static data and the C stack) reach is the
     live heap the VM reported after its collection, and it names modules, functions and
     strings (the qstr pools read from the heap)."""
@@ -242,7 +242,7 @@ def test_the_heap_diagnosis_reads_the_vm_as_its_collector_does(drives):
 def test_the_pins_are_kept_to_the_end(drives):
     """The retention test's pins: 16-64 B blocks, 1.5 KB in all, at seeded moments, and
     the runner keeps them to the end: after the last pin and a collection, the heap holds
-    exactly those tuples of Nones (read by tools/cpheap.py), and the console is the same."""
+    exactly those tuples of Nones (read by tools/lanes/cpheap.py), and the console is the same."""
     import collections
 
     import cpheap

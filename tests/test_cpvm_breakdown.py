@@ -1,4 +1,4 @@
-"""tools/cpvm.py's breakdown(): the Express heap, part by part, runs as shipped (it
+"""tools/lanes/cpvm.py's breakdown(): the Express heap, part by part, runs as shipped (it
 crashed: ``module 'hardware' has no attribute 'settings'``, reading the settings before
 importing them). Needs the CircuitPython build, as the CP lane does."""
 

@@ -1,4 +1,4 @@
-"""tools/deploy.py against folders that stand in for CIRCUITPY drives: each build gets
+"""tools/maker/deploy.py against folders that stand in for CIRCUITPY drives: each build gets
 only what it runs, written safely (space checked first, temporary names, code.py last,
 never the user's settings.toml, everything read back)."""
 
@@ -12,7 +12,7 @@ import pytest
 import cpvm
 import deploy
 from harness import ROOT
-from qiklaxon import layout
+from model import layout
 
 BOOT_OUT = {
     "cpb": "Adafruit CircuitPython 9.2.1 on 2024-11-20; Adafruit Circuit Playground Bluefruit "
@@ -95,7 +95,7 @@ def test_deploys_exactly_what_the_build_runs_and_verifies_it(tmp_path, board, se
     d = drive(tmp_path, board, settings or None)
     written = dict(deploy.deploy(d, out=quiet))
     assert set(written) == EXPECTED[board, settings]
-    assert "lib/qiklaxon/game.py" not in written  # the host's API, never on a board
+    assert "model/game.py" not in written  # the host's API, never on a board
     assert not any(n.endswith("__init__.py") for n in written)
     on_drive = {os.path.relpath(os.path.join(p, n), d).replace(os.sep, "/")
                 for p, _, fs in os.walk(d) for n in fs}
@@ -979,7 +979,7 @@ def test_what_was_said_comes_before_the_error_in_one_stream(tmp_path):
 
     d = drive(tmp_path, "pico")
     (tmp_path / "CIRCUITPY" / "settings.toml").mkdir()
-    r = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "deploy.py"), d, "--py",
+    r = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "maker", "deploy.py"), d, "--py",
                         "--offline"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                        text=True, timeout=120)
     assert r.returncode == 1
@@ -1051,7 +1051,6 @@ def test_dev_py_says_a_child_ended_by_ctrl_c_as_a_shell_does():
     130, as the docs say for Ctrl-C (the breaker saw 254 after two quick Ctrl-Cs)."""
     import sys
 
-    sys.path.insert(0, os.path.join(ROOT, "tools"))
     import dev
 
     cmd = [sys.executable, "-c", "import os, signal; signal.signal(signal.SIGINT, "

@@ -1,5 +1,5 @@
 """The die the simulator, the page and the lanes give the firmware where it runs without
-``random`` (tools/simboard/scenario.py ``dice``): fair, independent, fixed by its seed.
+``random`` (tools/simulated/simboard/scenario.py ``dice``): fair, independent, fixed by its seed.
 
 The checks are chi-square tests at p = 0.0005 (the critical value from Wilson and
 Hilferty's approximation), on a fixed seed: the same numbers every run, so a pass or a

@@ -1,5 +1,6 @@
 """The README's and docs/' promises that code can check."""
 
+import glob
 import os
 import re
 
@@ -51,14 +52,14 @@ def test_sounds_start_and_end_at_the_quiescent_level():
 
 
 # Where the docs and comments say how long the klaxon lasts, to a tenth of a second (its
-# length is tools/synth.py's SEGMENTS; a change there is a change here, and in the sums
+# length is tools/gen/synth.py's SEGMENTS; a change there is a change here, and in the sums
 # that follow from it: the README's battery paragraph)
 KLAXON_SAID = (
     ("README.md", r"\(40 presses of ([\d.]+) s\)", "its battery sums"),
     ("docs/pico-lane.md", r"the real klaxon lasts about ([\d.]+) s", "the lane's timing"),
-    ("tools/synth.py", r"blasts, about ([\d.]+) s in all", "the segments' comment"),
-    ("tools/picobench.py", r"The klaxon lasts about ([\d.]+) s", "the bench's press spacing"),
-    ("tools/pictures.py", r"The klaxon's waveform \(([\d.]+) s\)", "the picture's docstring"),
+    ("tools/gen/synth.py", r"blasts, about ([\d.]+) s in all", "the segments' comment"),
+    ("tools/quality/picobench.py", r"The klaxon lasts about ([\d.]+) s", "the bench's press spacing"),
+    ("tools/gen/pictures.py", r"The klaxon's waveform \(([\d.]+) s\)", "the picture's docstring"),
 )
 
 
@@ -76,7 +77,7 @@ def test_klaxon_lasts_what_the_docs_say_and_is_loud_and_denied_is_different():
         assert found, "%s no longer says how long the klaxon lasts (%s): %r" % (rel, what, pattern)
         wrong += ["%s (%s) says %s s" % (rel, what, x) for x in found
                   if abs(float(x) - seconds) > 0.051]
-    assert not wrong, "the klaxon lasts %.2f s (tools/synth.py's SEGMENTS), but %s" % (
+    assert not wrong, "the klaxon lasts %.2f s (tools/gen/synth.py's SEGMENTS), but %s" % (
         seconds, "; ".join(wrong))
     peak = max(abs(v) for (v,) in struct.iter_unpack("<h", klaxon))
     assert peak > 30000  # full scale
@@ -202,7 +203,7 @@ def test_the_deploys_dry_run_as_the_docs_give_it(tmp_path):
     import subprocess
     import sys
 
-    from qiklaxon import layout
+    from model import layout
 
     drive = tmp_path / "QIKLAXON"
     drive.mkdir()
@@ -240,7 +241,7 @@ def test_the_worked_example_of_docs_rules_md_is_what_the_referee_does():
     """4 players, QM seat 0 rolls 5 6 1 and asks; seat 1 answers, seat 2 passes, seat 3
     hits the Klaxon on seat 1's answer; in the reveal seat 1 is right, seat 3 wrong with
     "Klaxon -12": the page's positions and console line are the referee's."""
-    from qiklaxon.game import Game
+    from model.game import Game
 
     g = Game(4, qm=0)
     assert g.roll(5, 6, 1) == 561
@@ -458,3 +459,18 @@ def test_the_circuit_playground_picture_shows_the_tabs_and_the_battery_socket():
     assert not [a for a, _ in ends if a == tabs["NC"]]
     for name in ("COM", "NO", "NC", "battery socket (JST)", "NC: leave it empty"):
         assert ">%s<" % name in svg, name
+
+
+def test_tests_readme_lists_every_test_file_once_under_a_behaviour():
+    """tests/README.md, the index from a behaviour to its tests, cannot go stale: every
+    tests/test_*.py is linked there exactly once, under a heading, and nothing else is."""
+    with open(os.path.join(ROOT, "tests", "README.md"), encoding="utf-8") as f:
+        text = f.read()
+    linked = re.findall(r"^- \[`(test_\w+\.py)`\]\((test_\w+\.py)\): \S", text, re.M)
+    assert all(a == b for a, b in linked), [a for a, b in linked if a != b]
+    names = [a for a, _ in linked]
+    on_disk = sorted(os.path.basename(p) for p in glob.glob(os.path.join(ROOT, "tests", "test_*.py")))
+    assert sorted(set(names)) == on_disk, (sorted(set(on_disk) - set(names)),
+                                           sorted(set(names) - set(on_disk)))
+    assert len(names) == len(set(names)), sorted({n for n in names if names.count(n) > 1})
+    assert text.index("\n## ") < text.index("\n- [`test_")  # each under a behaviour's heading

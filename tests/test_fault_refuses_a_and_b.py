@@ -1,5 +1,5 @@
 """A fault does what the card says (issue 35), each kind a table can meet, at the pin
-level on every build. The card's "Faults" note (tools/card.py's FAULTS):
+level on every build. The card's "Faults" note (tools/gen/card.py's FAULTS):
 
 - the Klaxon held down (at power-on, or jammed in play): purple while it is down, the ring
   back when it is let go, and A and B work meanwhile (a Klaxon that cannot be freed must
@@ -14,7 +14,7 @@ import pytest
 
 import card
 from harness import Sim
-from qiklaxon import layout
+from model import layout
 
 BUILDS = ("simulated", "cpx", "cpb", "pico")
 PHASES_US = (0, 377, 999)

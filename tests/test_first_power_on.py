@@ -11,7 +11,7 @@ import pytest
 
 import card
 from harness import PROFILE_NAMES, Sim
-from qiklaxon import layout  # noqa: E402  (the slots' names)
+from model import layout  # noqa: E402  (the slots' names)
 
 
 @pytest.mark.parametrize("board", PROFILE_NAMES)

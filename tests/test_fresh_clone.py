@@ -74,7 +74,7 @@ def test_where_ci_requires_a_lane_its_absence_fails(clone, var, lane):
 
 
 def test_the_benchmark_skips_the_rows_whose_tool_is_missing(clone):
-    code = ("import sys; sys.path.insert(0, 'tools'); import bench, cpvm; "
+    code = ("import sys; sys.path.insert(0, 'tools'); import paths, bench, cpvm; "
             "print(cpvm.find(), bench.cp_rows(), bench.missing('QK_REQUIRE_CP'))")
     for extra, verdict in (({}, "None"), ({"QK_REQUIRE_CP": "1"}, "False")):
         r = subprocess.run([sys.executable, "-c", code], cwd=clone, env=env(**extra),
@@ -132,7 +132,7 @@ def test_a_makers_deploy_and_bundles_need_only_python3(clone, tmp_path):
     bundles are made the same (the 10.x ones; the 9.x ones are said not made); nothing
     makes a .venv."""
     import cpvm
-    from qiklaxon import layout
+    from model import layout
 
     py = maker_python()
     cp = cpvm.find()

@@ -3,7 +3,7 @@
 from hypothesis import given, settings, strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
-from qiklaxon import Game
+from model import Game
 
 seat = st.integers(0, 9)
 die = st.integers(1, 6)

@@ -17,10 +17,10 @@ import harness
 import scenario
 from flashsim import FlashSim
 from harness import Sim
-from qiklaxon import layout as Y
+from model import layout as Y
 from qiklaxon import restore
 from qiklaxon.core import Referee, check
-from qiklaxon.game import Game
+from model.game import Game
 from test_power_cuts import LOG
 
 DAMAGED = "the saved game is damaged: a new game starts"

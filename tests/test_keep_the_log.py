@@ -4,15 +4,15 @@ sector before it erases it (an erase is the one step a power cut can lose a game
 test_power_cuts.py), switched off and on between saves or not.
 
 ``Referee.save`` writes (qiklaxon/save.py); ``restore.find`` and ``restore.load`` read
-back at power-up (qiklaxon/restore.py); tools/simboard/flashsim.py is each chip's nvm."""
+back at power-up (qiklaxon/restore.py); tools/simulated/simboard/flashsim.py is each chip's nvm."""
 
 import pytest
 
 from flashsim import FlashSim, PowerCut
 from harness import Sim
-from qiklaxon import layout as Y
+from model import layout as Y
 from qiklaxon import restore
-from qiklaxon.game import Game
+from model.game import Game
 from test_power_cuts import LOG, reboot, state
 
 SECTOR = 4096  # the RP2040's nvm: one flash sector

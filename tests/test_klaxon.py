@@ -6,7 +6,7 @@ from hypothesis import given, settings, strategies as st
 
 import _audioout
 from harness import PROFILE_NAMES, Sim, klaxon_ms
-from qiklaxon import layout  # noqa: E402  (the slots' names)
+from model import layout  # noqa: E402  (the slots' names)
 
 SAMPLE_BUILDS = ("simulated", "cpb", "cpx")  # builds that play the WAV samples
 
@@ -155,7 +155,7 @@ def test_pico_piezo_sweeps_the_tone_without_blocking():
     sim.press("klaxon", 100, 100)
     pio = sim.device.p[layout.OUT]  # the piezo's rp2pio.StateMachine
     freqs = []
-    over = 100 + klaxon_ms()  # (its segments' length: tools/synth.py)
+    over = 100 + klaxon_ms()  # (its segments' length: tools/gen/synth.py)
     for t in range(105, over, 20):
         sim.run_until_ms(t)
         freqs.append(pio.tone()[0])

@@ -2,7 +2,7 @@
 fast one an eighth of a second on, an eighth off; a flash alternates its colour with
 white every eighth of a second. All keep time with the board's clock (128 ms steps of
 ``ticks_ms``), so every blinking pixel blinks together. The card says "blinking slowly"
-and "blinking fast" (tools/card.py); these are what it means."""
+and "blinking fast" (tools/gen/card.py); these are what it means."""
 
 import pytest
 

@@ -1,6 +1,6 @@
 """The klaxon as each build drives its part (issue 32): the simulated outputs' renderings
-(tools/simboard/_drive.py, tools/sim.py --wav) are what the firmware drives, and the
-loudness model (tools/loudness.py) reads known sounds as a meter would."""
+(tools/simulated/simboard/_drive.py, tools/simulated/sim.py --wav) are what the firmware drives, and the
+loudness model (tools/quality/loudness.py) reads known sounds as a meter would."""
 
 import os
 import struct
@@ -178,7 +178,7 @@ def test_sim_wav_is_what_each_build_drives_not_one_file_for_all(tmp_path, capsys
 
 
 # ---------------------------------------------------- the klaxon stays a klaxon
-# What the klaxon is (tools/synth.py's SEGMENTS: two rising "ah-OO-gah" blasts; the table
+# What the klaxon is (tools/gen/synth.py's SEGMENTS: two rising "ah-OO-gah" blasts; the table
 # card calls it "the klaxon", a horn): as long as its segments (the docs' length is held
 # to them by tests/test_docs.py), two blasts, each a low pitch rising.
 @pytest.mark.parametrize("key", [b[0] for b in L.BUILDS])

@@ -5,7 +5,7 @@ and what the ring shows while the QM sets it up. The keys are tests/table_keys.p
 import pytest
 
 from harness import Sim
-from qiklaxon import Game
+from model import Game
 from table_keys import A, B, B_2S, B_HELD, new_game, said
 
 

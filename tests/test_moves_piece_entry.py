@@ -6,7 +6,7 @@ strip or an LED. The keys are tests/table_keys.py's."""
 import pytest
 
 from harness import Sim
-from qiklaxon import Game
+from model import Game
 from table_keys import A, A_2S, A_HELD, B, B_HELD, said, start_moving_a_piece
 
 
@@ -142,7 +142,8 @@ def test_a_roll_shows_each_die_in_turn_for_its_time_cycle_after_cycle():
     timeline, dark where it says dark (an LED alone lit only in the blinks)."""
     from types import SimpleNamespace
 
-    from qiklaxon import entry, layout
+    from model import layout
+    from qiklaxon import entry
 
     for dice in ((1, 1, 1), (2, 1, 1), (1, 2, 1), (1, 1, 2), (3, 5, 2), (6, 6, 6), (6, 1, 4)):
         a, b, c = dice

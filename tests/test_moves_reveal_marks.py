@@ -3,7 +3,7 @@ where a short strip shows the seat whose penalty is being entered. The keys are
 tests/table_keys.py's."""
 
 from harness import Sim
-from qiklaxon import Game
+from model import Game
 from table_keys import A, A_HELD, B, said
 
 

@@ -4,7 +4,7 @@ QM undo a new game back to the game that ended; and a saved log that no play mak
 refused at power-up. The keys are tests/table_keys.py's."""
 
 from harness import Sim
-from qiklaxon import Game
+from model import Game
 from table_keys import A, B, B_HELD, said
 
 

@@ -1,6 +1,6 @@
-"""tools/mpycross.py: CircuitPython's own mpy-cross of the board's major version, found
+"""tools/maker/mpycross.py: CircuitPython's own mpy-cross of the board's major version, found
 on this computer or fetched from Adafruit's published builds and checked; and the
-deploy's choice from it (tools/deploy.py ``choose_mpy_cross``). The fetch runs against
+deploy's choice from it (tools/maker/deploy.py ``choose_mpy_cross``). The fetch runs against
 a stand-in server on 127.0.0.1 serving stand-in compilers (no internet here)."""
 
 import http.server
@@ -13,7 +13,7 @@ import pytest
 
 import deploy
 import mpycross
-from qiklaxon import layout
+from model import layout
 
 
 def stand_in(path, says, first=b"C"):

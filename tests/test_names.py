@@ -1,4 +1,4 @@
-"""Every slot, op code, colour and field named once (lib/qiklaxon/layout.py), at no RAM cost.
+"""Every slot, op code, colour and field named once (model/layout.py), at no RAM cost.
 
 Each device module holds the names it uses as private ``_NAME = const(n)``: they
 compile to the bare number (CircuitPython's mpy-cross drops them), so the board
@@ -15,7 +15,7 @@ holds it to the layout:
 - no bare number is in the first argument of ``act``, ``out`` or ``more`` (the op
   code, the console word, the overlay).
 
-Each module's block of those consts is made by tools/consts.py from the layout (``python3
+Each module's block of those consts is made by tools/gen/consts.py from the layout (``python3
 tools/dev.py regen``); a test holds every block to what it makes, naming the field.
 
 It also holds the firmware's own tables to the layout where they are data, not
@@ -27,22 +27,19 @@ import contextlib
 import glob
 import io
 import os
-import sys
 
 import pytest
 
+from model import layout
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path[:0] = [os.path.join(ROOT, "lib"), ROOT, os.path.join(ROOT, "tools", "simboard"),
-                os.path.join(ROOT, "tools")]
 
-from qiklaxon import layout  # noqa: E402
-
-# What the board runs (game.py and layout.py are host-only)
+# What the board runs (the host's model/ is not)
 DEVICE_FILES = sorted(
     glob.glob(os.path.join(ROOT, "hardware", "*.py")) + glob.glob(os.path.join(ROOT, "lib", "*.py"))
     + [os.path.join(ROOT, "safemode.py")]
     + [p for p in glob.glob(os.path.join(ROOT, "lib", "qiklaxon", "*.py"))
-       if os.path.basename(p) not in ("game.py", "layout.py", "__init__.py")]
+       if os.path.basename(p) != "__init__.py"]
     # (and the web page's side: it runs in MicroPython, where the layout is not staged)
     + [os.path.join(ROOT, "web", "page.py")])
 
@@ -104,7 +101,7 @@ def problems(source, where="<source>"):
                 out.append("%s:%d: %s = const(...) is public: a global in RAM; make it _%s"
                            % (where, node.lineno, name, name))
             elif not hasattr(layout, name[1:]):
-                out.append("%s:%d: %s is not in lib/qiklaxon/layout.py" % (where, node.lineno,
+                out.append("%s:%d: %s is not in model/layout.py" % (where, node.lineno,
                                                                           name))
             elif getattr(layout, name[1:]) != value:
                 out.append("%s:%d: %s = const(%r) but layout.%s is %r" % (
@@ -133,7 +130,7 @@ def test_a_device_module_names_its_numbers_as_the_layout_does(path):
 
 
 def test_every_device_modules_block_is_what_the_generator_makes():
-    """No hand-copied names: each block is tools/consts.py's, from the layout."""
+    """No hand-copied names: each block is tools/gen/consts.py's, from the layout."""
     import consts
 
     table = consts.names()
@@ -162,7 +159,7 @@ def test_a_block_that_differs_is_named_field_by_field():
             ("_QM = const(1)", "_QM = const(1)\n_CUR = const(3)", "core.py: its block holds "
              "_CUR, which the module no longer uses"),
             ("_QM = const(1)", "_QM = const(1)\n_NOPE = const(3)", "core.py: its block holds "
-             "_NOPE, which is not in lib/qiklaxon/layout.py"),
+             "_NOPE, which is not in model/layout.py"),
             ("# (end of the names)", "# (the end)", "a block's begin marker without its "
              "end")):
         assert good in clean, good
@@ -176,7 +173,7 @@ def test_a_block_that_differs_is_named_field_by_field():
             assert consts.make(broken, table) == clean  # the generator puts it right
     # a module that uses the layout's names with no block at all is named too
     assert consts.differences("x.py", "y = S[_PHASE]\n", table) == [
-        "x.py: uses _PHASE of lib/qiklaxon/layout.py but has no made block (markers: %r)"
+        "x.py: uses _PHASE of model/layout.py but has no made block (markers: %r)"
         % consts.BEGIN.splitlines()[0]]
 
 
@@ -269,7 +266,6 @@ def test_the_device_arrays_are_as_long_as_the_layout_says():
 def _start_up_parts(settings, die):
     """Each step's answer on the simulated board, as code.py runs them: (start.py's,
     outputs.py's, restore.py's), and the board."""
-    sys.path.insert(0, os.path.join(ROOT, "tools"))
     from harness import Sim
 
     Sim(settings)  # the simulated board, its clock and pins (and a first start)
@@ -287,7 +283,7 @@ def _start_up_parts(settings, die):
 
 
 def _wrong_fields(st, game, parts, board, die, want):
-    """Each field of the steps' answers that is not what its name (lib/qiklaxon/layout.py)
+    """Each field of the steps' answers that is not what its name (model/layout.py)
     says, one line each: a producer and a consumer that disagree are named here."""
     import adafruit_debouncer
     import digitalio

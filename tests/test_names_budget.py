@@ -1,6 +1,6 @@
 """Names as a budget: the firmware's interned names for a whole game on the Express, charged
 at the SAMD21's pool layout, with the names already in its firmware's ROM taken off
-(tools/cpvm.py ``express_names``; tools/bench.py prints it against the brief's budget)."""
+(tools/lanes/cpvm.py ``express_names``; tools/quality/bench.py prints it against the brief's budget)."""
 
 import os
 import subprocess
@@ -66,7 +66,7 @@ def test_a_whole_games_names_on_the_express_leave_the_141st_unallocated():
 
 
 def test_the_deployed_libraries_cost_no_names_for_type_hints():
-    """The libraries go on the Express as .mpy made from their lean text (tools/deploy.py's
+    """The libraries go on the Express as .mpy made from their lean text (tools/maker/deploy.py's
     lean_library): the debouncer's annotated flags are free consts, and no typing name is
     interned at load; what the loop uses is there."""
     d = cpvm.Drive("cpx")

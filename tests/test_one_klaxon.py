@@ -1,5 +1,5 @@
 """One klaxon: the tone sweeps the piezo and the Express's DAC play (hardware/outputs.py
-``TONES``) are made from the same segments as the WAV files (tools/synth.py), and what
+``TONES``) are made from the same segments as the WAV files (tools/gen/synth.py), and what
 those builds play follows the WAV's pitch within the stated tolerances (synth.py's
 docstring): each end to the nearest 10 Hz, each length to the nearest 10 ms, the WAV's
 ``t ** 0.7`` glide played as a linear sweep re-pitched every 20 ms."""
@@ -26,7 +26,7 @@ def test_the_firmwares_tone_sweeps_are_the_synths():
 
 
 def test_the_wav_files_are_what_the_synth_makes_of_the_same_segments():
-    r = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "synth.py"), "--check"],
+    r = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "gen", "synth.py"), "--check"],
                        capture_output=True, text=True)
     assert r.returncode == 0, r.stdout + r.stderr
     assert "sounds match" in r.stdout
@@ -143,7 +143,7 @@ def test_the_tone_builds_play_the_wavs_pitch_within_the_tolerances(board, name):
 
 
 def test_every_copy_of_the_sounds_names_is_the_synths():
-    """The sounds by number: tools/synth.py's NAMES is the source; the deploy's WAV list,
+    """The sounds by number: tools/gen/synth.py's NAMES is the source; the deploy's WAV list,
     the harness, the page's two sides and the firmware's tone table follow it."""
     import re
 
@@ -161,7 +161,7 @@ def test_every_copy_of_the_sounds_names_is_the_synths():
 
 
 def test_the_voices_are_one_period_of_full_swing_and_the_wavs_play_a_speaker_s():
-    """tools/synth.py's voices, which the firmware plays (tests/test_start_express_wave.py
+    """tools/gen/synth.py's voices, which the firmware plays (tests/test_start_express_wave.py
     holds the Express's wave to SPEAKER): a period of +1/-1 units, no silent one, the
     klaxon and the buzz in the RASP voice, the chimes not."""
     for pattern in (synth.PIEZO, synth.SPEAKER):

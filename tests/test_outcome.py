@@ -1,6 +1,6 @@
 """One outcome formula, played both ways: the reveal's outcome (right answers forward 3, the
 Klaxon parties' penalties back) is written in the core (lib/qiklaxon/core.py, ``act`` op 6,
-which the board runs) and checked beforehand in ``Game.reveal`` (lib/qiklaxon/game.py,
+which the board runs) and checked beforehand in ``Game.reveal`` (model/game.py,
 which refuses a reveal that would move a piece off the board). Every outcome is played
 through both, and through the rules as rules.md states them: every combination of
 challenger and challenged right or wrong, their penalties 0, 1, 12 and 99, the other
@@ -12,8 +12,8 @@ from array import array
 import pytest
 
 from qiklaxon.core import Referee
-from qiklaxon.game import RIGHT_SQUARES, OPS, POSITION_LIMIT, Game
-from qiklaxon import layout  # noqa: E402  (the slots' names)
+from model.game import RIGHT_SQUARES, OPS, POSITION_LIMIT, Game
+from model import layout  # noqa: E402  (the slots' names)
 
 PENALTIES = (0, 1, 12, 99)
 LIMIT = POSITION_LIMIT

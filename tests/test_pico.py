@@ -1,8 +1,8 @@
 """The Pico lane: the deployed firmware on CircuitPython 10.2.1's real firmware for the
-Raspberry Pi Pico, emulated by rp2040js (tools/pico.py; docs/pico-lane.md).
+Raspberry Pi Pico, emulated by rp2040js (tools/lanes/pico.py; docs/pico-lane.md).
 
-Each test plays a pin script of the harness (tools/simboard/scenario.py) on the real
-firmware and on the harness (tools/harness.py, the Pico profile) and holds the two to
+Each test plays a pin script of the harness (tools/simulated/simboard/scenario.py) on the real
+firmware and on the harness (tools/simulated/harness.py, the Pico profile) and holds the two to
 the same console lines, in the same order, each within ``TOLERANCE_MS``; and checks
 what only the real board has: its PWM on GP15, its LED, the NeoPixel bits on GP22, its
 flash under power cuts, its deep sleep, watchdog and safe mode.
@@ -35,7 +35,7 @@ import picobench
 import scenario
 import synth
 
-# The sounds as defined, not as the firmware under test has them: tools/synth.py's
+# The sounds as defined, not as the firmware under test has them: tools/gen/synth.py's
 # segments (the WAV's own), as tone sweeps (tests/test_one_klaxon.py holds
 # hardware/outputs.py's TONES to the same; here a wrong TONES shows on the board's PIN)
 TONES = synth.tones()
@@ -405,7 +405,7 @@ def test_pixels_show_each_seat_s_colour(shared):
     # Klaxon "klaxon 3 1" at 2.4 s, then until the first mark at 4.2 s the reveal shows the
     # QM (seat 0) white, seat 1's answer to be marked yellow blinking fast, seat 2 (passed)
     # grey and the challenger, seat 3, vermillion blinking fast; seat s on pixel s * 10 // 4
-    # (a Pico strip, numbered clockwise: tools/events.py seat_pixel)
+    # (a Pico strip, numbered clockwise: tools/simulated/events.py seat_pixel)
     reveal = [px for ft, px in frames if 3100 <= ft < 4190]
     assert reveal, "no frames in the reveal"
     want = {0: {E.PALETTE[E.COLOUR_NAMES.index("white")]},
@@ -901,7 +901,7 @@ def test_compactions_are_one_in_about_45_saves():
 
 
 # ------------------------------------------------------- the card-literal table's questions
-# The robot table of tests/test_card_robot.py (tools/robot.py), its questions played again
+# The robot table of tests/test_card_robot.py (tools/quality/robot.py), its questions played again
 # on the real firmware from where each began (the saved game), with the board's own dice:
 # ROBOT_QUESTIONS in the suite (QK_PICO_ROBOT to change it; the full bench plays 20).
 ROBOT_QUESTIONS = int(os.environ.get("QK_PICO_ROBOT", picobench.ROBOT_CI))
@@ -940,7 +940,7 @@ def test_the_board_answers_a_host_with_its_whole_state_and_a_scoreboard_follows_
     ended at the table, two bytes typed on the console) on the real firmware: it prints the harness's lines, each byte answered
     by a ``state`` line in a later chores pass (the harness's, given the dice the board
     rolled); its console's own bytes (status-bar escapes and all), fed to a scoreboard
-    (tools/scoreboard.py) as they come, give after every press the harness's game. The
+    (tools/maker/scoreboard.py) as they come, give after every press the harness's game. The
     browser lane (tests/test_web.py) feeds the same bytes to the page."""
     import scoreboard
 

@@ -1,6 +1,6 @@
 """The Pico's piezo program (hardware/profile_pico.py): its words are what its source
 assembles to (adafruit_pioasm, a dev dependency: the board gets the words), and what
-the program drives, interpreted on the simulated clock (tools/simboard/rp2pio.py): the
+the program drives, interpreted on the simulated clock (tools/simulated/simboard/rp2pio.py): the
 RASP and SQUARE voices tick by tick, push-pull and on one pin; the second pin taken."""
 
 import os
@@ -14,7 +14,7 @@ import simclock
 import rp2pio
 from harness import ROOT, Sim
 from hardware import profile_pico as P
-from qiklaxon import layout as Y
+from model import layout as Y
 
 
 def source(one_pin=False):
@@ -145,7 +145,7 @@ def test_a_button_on_the_second_pin_leaves_the_piezo_on_one_pin_said():
 
 
 def test_the_units_are_tools_synths_piezo_pattern_and_square():
-    """The one source of the sound design (tools/synth.py): each of a RASP period's 22
+    """The one source of the sound design (tools/gen/synth.py): each of a RASP period's 22
     units (32 ticks) starts with synth.PIEZO's sign, and a SQUARE cycle's 2 with
     synth.SQUARE's; the unit's rest is the volume's gap (0)."""
     import synth

@@ -2,7 +2,7 @@
 
 Sleep is hardware/power.py's ``sleeper`` (only where the build's profile has ``sleep``
 and QK_SLEEP_MIN > 0): the game saved, the ring dark, then deep sleep until the Klaxon.
-The harness (tools/harness.py, ``Sim.run_until_us``) models the wake: the next scripted
+The harness (tools/simulated/harness.py, ``Sim.run_until_us``) models the wake: the next scripted
 Klaxon press powers the board on again with the same nvm, and the press counts.
 A deep-sleeping device cannot be polled again, so each test schedules the wake press
 before the run that goes through the sleep (or starts a new ``Sim`` on the old nvm).
@@ -18,7 +18,7 @@ import simclock
 from harness import ROOT, Sim, klaxon_ms, sound_ms
 from scenario import profile
 from test_table import Table
-from qiklaxon import layout  # noqa: E402  (the slots' names)
+from model import layout  # noqa: E402  (the slots' names)
 
 SLEEP_1 = "QK_SLEEP_MIN = 1\n"
 # build: sleeps until the Klaxon (its profile has alarm), has a watchdog
@@ -33,7 +33,7 @@ def faults(sim):
 
 def cleared(sim):
     """[(t_ms, what)] of the console's "fault cleared: ..." lines (read from the lines:
-    tools/events.py parses them as "fault" events, not "fault_cleared")."""
+    tools/simulated/events.py parses them as "fault" events, not "fault_cleared")."""
     return [(t, line[15:]) for t, line in sim.events if line.startswith("fault cleared: ")]
 
 

@@ -1,7 +1,7 @@
 """The saved game against power cuts at every flash operation of every save, per board.
 
 The board saves with ``Referee.save`` (qiklaxon/core.py) and reads back with
-``restore.find`` and ``restore.load`` (qiklaxon/restore.py); tools/simboard/flashsim.py
+``restore.find`` and ``restore.load`` (qiklaxon/restore.py); tools/simulated/simboard/flashsim.py
 models each chip's nvm writes and cuts the power part-way through any one of them.
 """
 
@@ -12,8 +12,8 @@ import pytest
 from flashsim import FlashSim, PowerCut
 from qiklaxon import restore
 from qiklaxon.core import Referee, check
-from qiklaxon.game import Game
-from qiklaxon import layout  # noqa: E402  (the slots' names)
+from model.game import Game
+from model import layout  # noqa: E402  (the slots' names)
 
 LOG = {"rp2040": True, "nrf52840": False, "samd21": False}  # as the profiles say
 

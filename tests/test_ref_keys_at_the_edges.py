@@ -6,7 +6,7 @@ device plays: 0 the denied buzz), the positions, the QM and the phase."""
 
 import random
 
-from qiklaxon import Game
+from model import Game
 from table_keys import A, A_HELD, B, B_2S, B_HELD, new_game, said
 
 K = 0  # the Klaxon

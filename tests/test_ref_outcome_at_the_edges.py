@@ -4,7 +4,7 @@ square 255 (two bytes too)."""
 
 import pytest
 
-from qiklaxon import Game
+from model import Game
 from table_keys import A, B, said
 
 

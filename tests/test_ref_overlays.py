@@ -10,7 +10,7 @@ import gc
 import sys
 
 import qiklaxon
-from qiklaxon import Game
+from model import Game
 from table_keys import A, A_2S, B, B_2S, B_HELD, said, start_moving_a_piece, walk_on
 
 OVERLAYS = ("undo", "reveal", "entry", "over", "save", "seats")

@@ -5,7 +5,7 @@ action of the game can be taken back, back to the game as it started."""
 
 import pytest
 
-from qiklaxon import Game
+from model import Game
 from table_keys import move_chosen_forward, start_moving_a_piece
 
 

@@ -1,4 +1,4 @@
-"""One command remakes what is derived (tools/regen.py, ``python3 tools/dev.py regen``):
+"""One command remakes what is derived (tools/gen/regen.py, ``python3 tools/dev.py regen``):
 the const blocks, TONES, the sounds, the card and the README's copy, the pictures. The
 test command runs its check here, so a committed copy that differs from its source
 fails CI, naming the file."""
@@ -39,11 +39,11 @@ def _planted(read):
     return planted
 
 
-PLANTED = [("README.md", "tools/card.py"), ("docs/ring-legend.svg", "tools/pictures.py"),
-           ("hardware/device.py", "tools/consts.py"),
-           ("hardware/outputs.py", "tools/synth.py --tones"),
-           ("settings.example.toml", "tools/regen.py from the layout's SETTING_ROWS"),
-           ("sounds/blip.wav", "tools/synth.py")]
+PLANTED = [("README.md", "tools/gen/card.py"), ("docs/ring-legend.svg", "tools/gen/pictures.py"),
+           ("hardware/device.py", "tools/gen/consts.py"),
+           ("hardware/outputs.py", "tools/gen/synth.py --tones"),
+           ("settings.example.toml", "tools/gen/regen.py from the layout's SETTING_ROWS"),
+           ("sounds/blip.wav", "tools/gen/synth.py")]
 
 
 def test_the_check_names_each_file_that_differs_and_what_makes_it(monkeypatch):
@@ -56,7 +56,7 @@ def test_the_check_names_each_file_that_differs_and_what_makes_it(monkeypatch):
     with contextlib.redirect_stdout(out):
         assert regen.main(["--check"]) == 1
     lines = out.getvalue().splitlines()
-    assert "regen: sounds/blip.wav differs from what it is made of (made by tools/synth.py)" \
+    assert "regen: sounds/blip.wav differs from what it is made of (made by tools/gen/synth.py)" \
         in lines, lines
     assert lines[-1] == "regen: python3 tools/dev.py regen remakes them"
     assert len(lines) == len(PLANTED) + 1

@@ -15,7 +15,7 @@ from harness import Sim
 from qiklaxon import restore
 from qiklaxon.core import Referee
 from test_table import Table
-from qiklaxon import layout  # noqa: E402  (the slots' names)
+from model import layout  # noqa: E402  (the slots' names)
 
 BOARDS = ["simulated", "cpb", "cpx", "pico"]
 
@@ -43,7 +43,7 @@ def faults(sim):
 
 
 def cleared(sim):
-    """The "fault cleared: ..." lines (read from the console: tools/events.py parses
+    """The "fault cleared: ..." lines (read from the console: tools/simulated/events.py parses
     them as "fault" events, not "fault_cleared")."""
     return [line[15:] for _, line in sim.events if line.startswith("fault cleared: ")]
 

@@ -14,7 +14,7 @@ import pytest
 
 import scenario
 from harness import Sim
-from qiklaxon import layout  # noqa: E402  (the slots' names)
+from model import layout  # noqa: E402  (the slots' names)
 
 TEN = "QK_PIXELS = 10\n"
 # build, settings, whether its pixel numbers run counter-clockwise

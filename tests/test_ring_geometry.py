@@ -1,6 +1,6 @@
 """The ring as the board has it, in every picture (issue 17, item 2, the drawing side).
 
-The facts, from Adafruit (tools/events.py cites them): on the Circuit Playground Express
+The facts, from Adafruit (tools/simulated/events.py cites them): on the Circuit Playground Express
 and Bluefruit, seen from the front with the USB connector at 12 o'clock, the ten
 NeoPixels sit at the hours of a clock but 12 and 6, numbered COUNTER-clockwise: pixel 0
 at 11 o'clock (beside the USB connector, over the GND pad), 4 at 7, 5 at 5, 9 at 1 (over
@@ -138,7 +138,7 @@ def svg_pixels(text):
 def test_the_ring_legend_draws_pixel_i_where_the_board_has_it_and_is_up_to_date():
     with open(os.path.join(ROOT, "docs", "ring-legend.svg")) as f:
         text = f.read()
-    assert text == pictures.ring_legend(), "docs/ring-legend.svg is stale: python3 tools/pictures.py"
+    assert text == pictures.ring_legend(), "docs/ring-legend.svg is stale: python3 tools/gen/pictures.py"
     where = svg_pixels(text)
     assert sorted(where) == list(range(10))
     cx, cy = pictures.RING_CENTRE
@@ -169,7 +169,7 @@ def test_the_page_takes_its_ring_from_the_one_table_and_its_labels_from_seat_pix
     page = read("web", "page.py")
     assert "events.ring_hours(BUILD" in page and "events.seat_labels(BUILD" in page
     assert "hours[i]" in app and "f.seats" in app
-    # no geometry or seat mapping of its own to drift from tools/events.py
+    # no geometry or seat mapping of its own to drift from tools/simulated/events.py
     assert "11 - i" not in app and "pixelOf" not in app and "seat * np" not in app
 
 

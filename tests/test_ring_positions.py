@@ -2,7 +2,7 @@
 between questions (refused, a buzz: nothing changes) shows each seat in turn, its own
 light blinking (yellow; vermillion below 0) and, from the light after it, green
 hundreds, white tens and orange units. A reader that sees only the ring, sampled every
-32 ms as an eye takes it (tools/robot.py's ``positions``), reads every position of a
+32 ms as an eye takes it (tools/quality/robot.py's ``positions``), reads every position of a
 6-player game in at most 20 s with one press, negative ones and ones over 99 too; the
 game is the same after. On every ring build."""
 
@@ -11,7 +11,7 @@ import random
 import pytest
 
 from harness import Sim
-from qiklaxon import layout
+from model import layout
 from robot import Table
 
 RINGS = [("simulated", ""), ("cpb", ""), ("cpx", ""), ("pico", "QK_PIXELS = 10\n"),

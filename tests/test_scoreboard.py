@@ -1,6 +1,6 @@
-"""The scoreboard (tools/scoreboard.py) follows a real board's game from its console lines.
+"""The scoreboard (tools/maker/scoreboard.py) follows a real board's game from its console lines.
 
-The board here is the host harness's device (tools/harness.py: the firmware, unedited,
+The board here is the host harness's device (tools/simulated/harness.py: the firmware, unedited,
 on the simulated board). A scoreboard is fed its console lines as they come, and asks
 for the whole state (one byte on the console, ``Sim.type_in``) when it says it must:
 a closed loop, as the page runs it. After every line that ends a press's lines (or a
@@ -21,7 +21,7 @@ import events as E
 import harness
 import scenario
 import scoreboard
-from qiklaxon import layout as L
+from model import layout as L
 
 ASK_AGAIN_MS = 1500  # a scoreboard still waiting asks again after this (the page's)
 
@@ -426,7 +426,7 @@ def test_a_fault_shows_purple_and_its_end_asks_again():
 
 
 def test_a_word_it_does_not_follow_asks_rather_than_guesses(monkeypatch):
-    """A word tools/events.py reads but the scoreboard does not follow (a newer firmware's):
+    """A word tools/simulated/events.py reads but the scoreboard does not follow (a newer firmware's):
     no sound, nothing changed, and the page asks the board where the game is now."""
     board = scoreboard.Scoreboard()
     board.feed("state " + " ".join(str(x) for x in [4, 0, 0, 255, 255, 255, 255, 0, 0] +

@@ -1,4 +1,4 @@
-"""The scoreboard (tools/scoreboard.py, web/scoreboard.js, tools/web.py --serial) under a
+"""The scoreboard (tools/maker/scoreboard.py, web/scoreboard.js, tools/maker/web.py --serial) under a
 hostile table and cable: the cases tests/test_scoreboard.py does not play. Each test
 holds what a person watching the scoreboard sees to what the board's game is, with the
 host harness as the board (its simulated clock: nothing sleeps)."""
@@ -9,7 +9,7 @@ import events as E
 import harness
 import scenario
 import scoreboard
-from qiklaxon import layout as L
+from model import layout as L
 from test_scoreboard import check, explained, follow
 
 

@@ -17,7 +17,7 @@ import harness
 from harness import ROOT, Sim
 import hardware.start as start_module
 from hardware.settings import KEYS, read
-from qiklaxon import layout  # noqa: E402  (the slots' names)
+from model import layout  # noqa: E402  (the slots' names)
 
 DEFAULTS = [k[1] for k in KEYS]
 INDEX = {k[0]: i for i, k in enumerate(KEYS)}
@@ -437,9 +437,9 @@ def test_klaxon_moved_to_the_circuit_playgrounds_own_button_reads_it_the_right_w
     assert len(sim.named("klaxon")) == 1
 
 
-# ------------------------------------------------------------ tools/sim.py
+# ------------------------------------------------------------ tools/simulated/sim.py
 def run_sim(*args):
-    return subprocess.run([sys.executable, os.path.join("tools", "sim.py"), "--wav", ""]
+    return subprocess.run([sys.executable, os.path.join("tools", "simulated", "sim.py"), "--wav", ""]
                           + list(args), cwd=ROOT, capture_output=True, text=True, timeout=60)
 
 

@@ -14,7 +14,7 @@ import simclock
 import synth
 
 from harness import PROFILE_NAMES, ROOT, Sim
-from qiklaxon import layout as Y
+from model import layout as Y
 
 ANOTHER_BAD_LINE = "QK_VOLUME = 99\n"  # reported by the settings (out of range): one more
 

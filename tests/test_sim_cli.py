@@ -1,4 +1,4 @@
-"""tools/sim.py, and tools/dev.py around it, as a command-line tool (issue 17, item 6):
+"""tools/simulated/sim.py, and tools/dev.py around it, as a command-line tool (issue 17, item 6):
 the caller's paths, bad flags and paths refused before anything is written, input read
 a line at a time, idle gaps fast-forwarded on every build, Ctrl-C, the keys, the ring's
 labels readable, and the sound's promise kept."""
@@ -19,7 +19,7 @@ import sim as S
 import synth
 from harness import PALETTE, ROOT, Sim
 
-SIM = os.path.join(ROOT, "tools", "sim.py")
+SIM = os.path.join(ROOT, "tools", "simulated", "sim.py")
 DEV = os.path.join(ROOT, "tools", "dev.py")
 TAPS = "100 down b\n180 up b\n800 down a\n880 up a\n1400 down klaxon\n1500 up klaxon\n"
 
@@ -460,7 +460,7 @@ def test_the_sim_shows_its_game_on_the_scoreboard_page_as_a_board_would(tmp_path
     """``sim --scoreboard PORT`` (docs/scoreboard.md: trying it without a board): it prints
     the page's address; the page's events carry the sim's console lines as they come;
     the page's ask makes the sim's board print its whole state; a scoreboard fed those
-    lines (tools/scoreboard.py, as the page runs it) follows the game the keys play."""
+    lines (tools/maker/scoreboard.py, as the page runs it) follows the game the keys play."""
     import json
     import threading
     import urllib.request

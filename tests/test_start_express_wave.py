@@ -1,7 +1,7 @@
 """The Circuit Playground Express's sound (hardware/profile_cpx.py): its DAC loops one
 22-sample wave, as loud as QK_VOLUME says (10: 8-bit samples 127 either side of the middle),
 whose pitch is its sample rate / 22; the klaxon's sweep re-pitches it as it plays. The wave
-is the RASP voice tools/synth.py designs for a speaker (synth.SPEAKER)."""
+is the RASP voice tools/gen/synth.py designs for a speaker (synth.SPEAKER)."""
 
 import pytest
 

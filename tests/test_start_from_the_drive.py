@@ -2,7 +2,7 @@
 version.txt's line first on the console, then settings.toml read from the drive as bytes,
 the build, the outputs, the saved game; and each step's module gone when start-up is
 done, as the Express's RAM needs. The other host tests start the device through
-tools/simboard/scenario.py, which hands it the settings as text and skips these steps.
+tools/simulated/simboard/scenario.py, which hands it the settings as text and skips these steps.
 """
 
 import os

@@ -79,7 +79,7 @@ def test_every_reported_line_is_counted_whatever_came_before_it(capsys):
 
 
 def test_a_stray_byte_in_the_simulators_settings_is_reported_as_the_board_reports_it():
-    # tools/sim.py hands the firmware a file's stray bytes as surrogate escapes (text), the
+    # tools/simulated/sim.py hands the firmware a file's stray bytes as surrogate escapes (text), the
     # board reads them as bytes: the same lines, the same words
     sim = Sim('QK_PLAYERS = 5  # caf\udce9\nQK_PIN_B = "\udce9"\nQK_VOLUME = 11\n')
     assert errors(sim) == [

@@ -18,7 +18,7 @@ import pytest
 import card
 from harness import Sim
 from qiklaxon.core import Referee
-from qiklaxon import layout  # noqa: E402  (the slots' names)
+from model import layout  # noqa: E402  (the slots' names)
 
 PRESSES = 1000  # per build: 2000 in all
 HELD = card.hold_ms("B held")  # the card's holds

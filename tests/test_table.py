@@ -14,7 +14,7 @@ import pytest
 
 import scenario
 from harness import PROFILE_NAMES, ROOT, Sim
-from qiklaxon import layout  # noqa: E402  (the slots' names)
+from model import layout  # noqa: E402  (the slots' names)
 
 LONG = scenario.HOLDS["held"]  # a hold past QK_LONG_MS (1.5 s): the second meaning
 LONGER = scenario.HOLDS["long"]  # a hold past twice that: the third
@@ -314,7 +314,7 @@ def _script(lines, taps):
 
 
 def _sim(*args, **kw):
-    return subprocess.run([sys.executable, os.path.join(ROOT, "tools", "sim.py")] + list(args),
+    return subprocess.run([sys.executable, os.path.join(ROOT, "tools", "simulated", "sim.py")] + list(args),
                           capture_output=True, text=True, timeout=kw.get("timeout", 120),
                           stdin=subprocess.DEVNULL)
 
@@ -366,7 +366,7 @@ def test_simulator_without_a_terminal_plays_the_demo_and_exits_0(tmp_path):
 
 
 def test_the_harness_palette_is_what_the_device_draws():
-    """tools/harness.py's PALETTE names the device's colours (the sim and the docs' pictures
+    """tools/simulated/harness.py's PALETTE names the device's colours (the sim and the docs' pictures
     use it): every colour number drawn steady comes out as that palette entry."""
     from harness import PALETTE
 

@@ -1,4 +1,4 @@
-"""The table's edge cases that a mutation run (tools/mutants.py, issue 26) found no test
+"""The table's edge cases that a mutation run (tools/quality/mutants.py, issue 26) found no test
 for: each is what a player or the QM would notice, at the edge where a plausible slip
 in the firmware shows. The keys for entries whose controls are being redesigned are
 in tests/table_keys.py."""
@@ -9,7 +9,7 @@ import probes
 import pytest
 
 from harness import Sim
-from qiklaxon import Game
+from model import Game
 from table_keys import (A, A_2S, A_HELD, B, B_2S, B_HELD, count_of, move_chosen_forward,
                         new_game, said, set_up_new_game, start_moving_a_piece, undo_on, walk_on)
 
@@ -213,7 +213,8 @@ def _blinks(v, np):
     (colour, lit steps in a row) runs."""
     from types import SimpleNamespace
 
-    from qiklaxon import entry, layout
+    from model import layout
+    from qiklaxon import entry
 
     r = SimpleNamespace(S=bytearray(layout.DID + layout.SEATS))
     r.S[layout.ROLL] = v
@@ -275,7 +276,7 @@ def test_a_foreign_store_says_so_and_flashes_purple():
 # ------------------------------------------------------------------ the console's words
 def test_a_game_through_every_key_says_each_thing_in_its_words():
     """What the serial console says through a whole game that uses every key and every
-    refusal: the words a QM or a maker reads there (and tools/events.py parses), each
+    refusal: the words a QM or a maker reads there (and tools/simulated/events.py parses), each
     action's line, and where every seat stands after each that moves a piece."""
     g = Game(4, qm=0)
     g.core.dice = lambda lo, hi: 3  # every die a 3

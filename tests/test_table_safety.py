@@ -12,8 +12,8 @@ import pytest
 
 import scenario
 from harness import ROOT, Sim
-from qiklaxon.game import Game
-from qiklaxon import layout  # noqa: E402  (the slots' names)
+from model.game import Game
+from model import layout  # noqa: E402  (the slots' names)
 
 HELD = scenario.HOLDS["held"]  # held past its second meaning, as the card says (1.5 s)
 LONG = scenario.HOLDS["long"]  # ... past its third (3 s)
@@ -33,7 +33,7 @@ def script(taps, hold=80):
 def run_sim(tmp_path, text, *args, timeout=60):
     path = tmp_path / "s.txt"
     path.write_text(text)
-    out = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "sim.py"), "--wav", "",
+    out = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "simulated", "sim.py"), "--wav", "",
                           "--players", "4", "--script", str(path)] + list(args),
                          capture_output=True, text=True, timeout=timeout)
     return out.returncode, [json.loads(line) for line in out.stdout.splitlines()], out.stderr

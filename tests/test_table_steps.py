@@ -3,7 +3,7 @@ level on the simulated board: a hold cut short by another press, the sound after
 klaxon, one step back in and after a reveal, and the LED-only Pico's holds."""
 
 from harness import Sim
-from qiklaxon import layout  # noqa: E402  (the slots' names)
+from model import layout  # noqa: E402  (the slots' names)
 
 import card
 

@@ -1,8 +1,8 @@
 """Every tap counts and no glitch sounds at every pass time and phase: the loop polls
 back to back, so a board's pass is anything from ~50 µs to ~1 ms, and a contact starts
-anywhere within a millisecond and anywhere between two passes (tools/probes.py plays
+anywhere within a millisecond and anywhere between two passes (tools/quality/probes.py plays
 them at arbitrary microseconds, not on the harness's 1 ms grid). Exact, in simulated
-time; tools/bench.py sweeps more phases and reports the margins.
+time; tools/quality/bench.py sweeps more phases and reports the margins.
 
 Before these were written the firmware failed both: a 1.2 ms glitch sounded at a
 108 µs pass (a 2-tick interval on 1 ms ticks filters only 1 ms), and a 12 ms press of

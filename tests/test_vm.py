@@ -3,7 +3,7 @@ gives the same events as on CPython, allocates nothing per idle pass and little 
 Klaxon, and stays under a fuel ceiling per pass. Exact measures only (the VM's fuel
 and heap are deterministic); no wall-clock timing.
 
-VM quirk (tools/vm.py): a collection inside nested Python calls can trap this WASI
+VM quirk (tools/lanes/vm.py): a collection inside nested Python calls can trap this WASI
 build ("out of bounds memory access"). That holds for ``gc.collect()`` and for the
 automatic collector alike (1200 random-game steps in one run trap). So the
 measurements all come from ``vm.probe``, whose collects run at the program's top level,
@@ -16,13 +16,13 @@ import pytest
 
 import scenario
 import vm
-from qiklaxon import layout
+from model import layout
 from harness import ProfileBoard, Sim
 
 # VM fuel of one idle pass of the loop (Device.poll), the measuring loop's own cost
 # (advancing the clock) taken out; measured 39.7k-40.6k on the Express's referee build
 # while the firmware changed (deterministic for a given firmware), ~35k as a pure Klaxon. The Express (48 MHz) is the board where a pass's cost sets
-# the Klaxon's latency. See tools/bench.py.
+# the Klaxon's latency. See tools/quality/bench.py.
 CEILING_IDLE_FUEL = 40_000
 # Heap the loop allocates from the Klaxon's contact over the next 10 passes (the press
 # decided, the sound started, the ring drawn); measured 96 bytes (referee), 144 (pure
@@ -71,7 +71,7 @@ SEEDS = (1, 2, 3)
 def vm_games(folder):
     """{seed: lines} of scenario.random_game on MicroPython, all seeds in one VM run.
     A collection between seeds, at top level: left to the automatic collector, a run
-    this long collects deep inside the game's calls and traps (tools/vm.py's quirk)."""
+    this long collects deep inside the game's calls and traps (tools/lanes/vm.py's quirk)."""
     out, _ = vm.run("import gc, scenario\nfor seed in %r:\n    print('seed', seed)\n"
                     "    for line in scenario.random_game(seed, 400):\n        print(line)\n"
                     "    gc.collect()\n" % (SEEDS,), folder)
@@ -118,7 +118,7 @@ def test_no_allocation_per_idle_pass_and_little_per_klaxon(probe, profile, setti
     assert k["klaxon_sounded"] == 1  # the klaxon plays within 10 passes of the contact
     if profile != "simulated":
         # The simulated build draws its ring through the Python adafruit_pixelbuf (on a
-        # board it is C, or frozen on the Express: tools/cpboard), whose __setitem__
+        # board it is C, or frozen on the Express: tools/lanes/cpboard), whose __setitem__
         # allocates ~80 bytes a pixel: that is the lane's, not the firmware's.
         assert k["alloc_klaxon"] <= CEILING_KLAXON_HEAP
 

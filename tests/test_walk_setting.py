@@ -60,8 +60,8 @@ def test_the_add_a_setting_walk_works_as_written(tmp_path):
         pytest.skip("the walk's commands use .venv: make it first (python3 tools/dev.py test)")
     section, patch, (try_it, tests) = walk()
     files = re.findall(r"^\+\+\+ b/(\S+)", patch, re.M)
-    assert sorted(files) == ["lib/qiklaxon/core.py", "lib/qiklaxon/layout.py",
-                             "lib/qiklaxon/restore.py", "tests/test_right_squares.py"]
+    assert sorted(files) == ["lib/qiklaxon/core.py", "lib/qiklaxon/restore.py",
+                             "model/layout.py", "tests/test_right_squares.py"]
     assert "Four files edited" in section  # what the walk says it takes
     _copy(str(tmp_path))
     env = dict(os.environ)

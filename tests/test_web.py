@@ -93,7 +93,7 @@ def test_a_game_played_on_the_page_is_the_harness_game(chromium):
     heard = [[int(ms), name] for ms, name in b.js("return qk.sounds")]
     assert heard == [list(s) for s in sim.sounds()]
     assert ["klaxon"] == [n for _, n in heard if n == "klaxon"]
-    # the event lines are shown as the sentences tools/events.py makes
+    # the event lines are shown as the sentences tools/simulated/events.py makes
     shown = b.js("return [...document.querySelectorAll('#log li')].map(li => li.textContent)")
     assert "KLAXON! seat %d challenges seat %d" % (
         sim.game.challenger, sim.game.challenged) in shown
@@ -281,7 +281,7 @@ def test_a_second_tab_does_not_start_a_second_board_on_the_same_saved_game(chrom
 
 def test_the_ring_is_drawn_as_the_board_has_it_with_each_seat_where_the_firmware_lights_it(
         chromium):
-    """Pixel i where the Circuit Playground has it (tools/events.py RING_POSITIONS, the USB
+    """Pixel i where the Circuit Playground has it (tools/simulated/events.py RING_POSITIONS, the USB
     connector at the top), and each seat's number on the pixel the device lights for it:
     the QM's white, the answering seat's yellow."""
     import math
@@ -359,7 +359,7 @@ def test_the_status_line_follows_the_game_and_the_latency_says_what_it_times(chr
     assert latency.startswith("Klaxon press\u2192sound: ") and "of 1 Klaxon press." in latency
     # a page working as designed leaves no error in the browser's console: without
     # --serial its ask for "serial" is answered (no 404), as every page load makes it
-    # (tools/browser.py opens favicon.svg itself to reach the page's storage: that tab, an
+    # (tools/lanes/browser.py opens favicon.svg itself to reach the page's storage: that tab, an
     # SVG with no icon of its own, asks /favicon.ico; the page names its icon)
     said = [x for x in b.console().splitlines() if "/favicon.ico " not in x]
     assert not [x for x in said if "404" in x or "/serial" in x], said
@@ -369,7 +369,7 @@ def test_the_status_line_follows_the_game_and_the_latency_says_what_it_times(chr
 # The real CircuitPython firmware for the Pico plays a game in the emulator (the Pico lane:
 # pico.scoreboard_run, made once and kept for the session: the Pico lane's test of it makes
 # it, this lane finds it); its console's own bytes reach the page through a pseudo-terminal
-# pair standing in for the USB cable and ``tools/dev.py web --serial`` (tools/web.py's
+# pair standing in for the USB cable and ``tools/dev.py web --serial`` (tools/maker/web.py's
 # bridge), or through the page's Web Serial reader, whose port is stood in for at the
 # JavaScript level (a headless Chromium has no USB port to grant) and fed the same bytes.
 # The page asks for the whole state by writing a byte: the recording holds the board's

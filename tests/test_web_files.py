@@ -1,4 +1,4 @@
-"""tools/web.py without a browser: what the page loads, the pinned WebAssembly VM's
+"""tools/maker/web.py without a browser: what the page loads, the pinned WebAssembly VM's
 install (checked against the lockfile), the static copy, and the server's types."""
 
 import base64
@@ -316,7 +316,7 @@ def test_without_serial_the_page_runs_its_own_board(served):
         assert json.loads(f.read()) == web.NO_SERIAL
     with open(os.path.join(site, "app.js"), encoding="utf-8") as f:
         assert 'b && b.kind === "status" ? b : null' in f.read()
-    for name in ("scoreboard.js", "device/tools/scoreboard.py", "device/lib/qiklaxon/layout.py"):
+    for name in ("scoreboard.js", "device/tools/scoreboard.py", "device/model/layout.py"):
         assert os.path.isfile(os.path.join(site, name)), name
 
 

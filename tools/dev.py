@@ -5,7 +5,7 @@
     python3 tools/dev.py test                 # run every test, the VM lane and the benchmark
     python3 tools/dev.py web [--port N]       # the device in a browser, on 127.0.0.1
     python3 tools/dev.py mutants [flags]      # mutation testing (docs/mutation.md)
-    python3 tools/dev.py regen [--check]      # remake what is derived (tools/regen.py)
+    python3 tools/dev.py regen [--check]      # remake what is derived (tools/gen/regen.py)
     python3 tools/dev.py deploy [DRIVE]       # put the firmware on a board (a maker's)
     python3 tools/dev.py bundle               # the release zips, one per board, in dist/
 
@@ -36,7 +36,7 @@ STAMP = os.path.join(VENV, ".requirements-sha256")
 # one worker sat idle for the last 9 minutes while the other's queue waited behind a
 # Pico lane test)
 HOST_SUITE = ["-n", "auto", "--dist", "worksteal", "tests", "--ignore=tests/test_web.py"]
-# CI's sample of the mutants: a fixed 40 (tools/mutants.py; the full run is the bench's)
+# CI's sample of the mutants: a fixed 40 (tools/quality/mutants.py; the full run is the bench's)
 MUTANTS_SAMPLE = 40
 # -rs: each lane that skipped says why, and how to get what it needs; the 20 slowest tests
 # are listed (CI has 20 minutes)
@@ -84,8 +84,17 @@ def _interactive(cmd, env):
     return 128 - rc if rc < 0 else rc
 
 
-# Commands that run on this python3 alone (no .venv): a maker's (tools/<name>.py)
+# Each command's script, in its group of tools/ (tools/README.md)
+COMMANDS = {"deploy": "maker/deploy.py", "bundle": "maker/bundle.py", "web": "maker/web.py",
+            "sim": "simulated/sim.py", "bench": "quality/bench.py",
+            "mutants": "quality/mutants.py", "regen": "gen/regen.py"}
+# Commands that run on this python3 alone (no .venv): a maker's (tools/maker/)
 WITHOUT_VENV = ("deploy", "bundle")
+
+
+def script(name):
+    """The path of command ``name``'s script."""
+    return os.path.join(ROOT, "tools", *COMMANDS[name].split("/"))
 
 
 def main(argv):
@@ -93,7 +102,7 @@ def main(argv):
         print(__doc__)
         return 0
     if argv and argv[0] in WITHOUT_VENV:  # from the caller's folder, as typed
-        return _interactive([sys.executable, os.path.join(ROOT, "tools", argv[0] + ".py")] +
+        return _interactive([sys.executable, script(argv[0])] +
                             argv[1:], dict(os.environ, PYTHONDONTWRITEBYTECODE="1"))
     if not argv or argv[0] not in ("sim", "test", "bench", "web", "mutants", "regen"):
         print(__doc__)
@@ -101,9 +110,9 @@ def main(argv):
     ensure_venv()
     env = dict(os.environ, BLINKA_OS_AGNOSTIC="1", PYTHONDONTWRITEBYTECODE="1")
     if argv[0] in ("sim", "web"):  # from the caller's folder: their paths are where they typed
-        return _interactive([PY, os.path.join(ROOT, "tools", argv[0] + ".py")] + argv[1:], env)
+        return _interactive([PY, script(argv[0])] + argv[1:], env)
     if argv[0] in ("bench", "mutants", "regen"):
-        return subprocess.call([PY, os.path.join(ROOT, "tools", argv[0] + ".py")] + argv[1:],
+        return subprocess.call([PY, script(argv[0])] + argv[1:],
                                cwd=ROOT, env=env)
     # The pytest script, not ``python -m pytest``: -m puts the repo root first on
     # sys.path, where code.py shadows the standard library's ``code`` module.
@@ -122,7 +131,7 @@ def main(argv):
         env = whole = dict(env, QK_FIGURES=figures)
     started = time.monotonic()
     if len(argv) == 1:
-        rc = steps.call("mutants' record", [PY, os.path.join(ROOT, "tools", "mutants.py"),
+        rc = steps.call("mutants' record", [PY, script("mutants"),
                                             "--sample", str(MUTANTS_SAMPLE), "--recorded"],
                         cwd=ROOT, env=env)
         if rc == 2:  # its files are unreadable (it said which): no use running the suite
@@ -146,15 +155,15 @@ def main(argv):
     if os.path.exists(done):
         os.remove(done)
     later = []
-    if len(argv) == 1:  # the whole suite ran: a sample of the mutants (tools/mutants.py)
-        later.append(("mutants (tools/mutants.py --sample %d)" % MUTANTS_SAMPLE,
-                      [PY, os.path.join(ROOT, "tools", "mutants.py"), "--sample",
+    if len(argv) == 1:  # the whole suite ran: a sample of the mutants (tools/quality/mutants.py)
+        later.append(("mutants (tools/quality/mutants.py --sample %d)" % MUTANTS_SAMPLE,
+                      [PY, script("mutants"), "--sample",
                        str(MUTANTS_SAMPLE)]))
         # 1: a sampled mutant survived that tests/equivalent_mutants.txt does not list: a
         # slip in the firmware the tests would let through (its file:line and diff are
         # above). 2: the tool failed. Either fails the run.
-    later.append(("benchmark (tools/bench.py --quick)",
-                  [PY, os.path.join(ROOT, "tools", "bench.py"), "--quick", "--suite-seconds",
+    later.append(("benchmark (tools/quality/bench.py --quick)",
+                  [PY, script("bench"), "--quick", "--suite-seconds",
                    "%.1f" % suite, "--browser-seconds-file", done]))
     beside = steps.beside(later, cwd=ROOT, env=env)
     print("\nbrowser lane (tests/test_web.py):", flush=True)

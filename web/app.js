@@ -1,7 +1,7 @@
 // The QI Klaxon in a browser: the board's own firmware on MicroPython's WebAssembly port.
 //
 // This file is the page's hardware: it loads the device files (web/device/, laid out by
-// tools/web.py) into the VM's file system, runs web/page.py there, moves its clock to
+// tools/maker/web.py) into the VM's file system, runs web/page.py there, moves its clock to
 // real time, sets its pins from the on-screen buttons and keys, sounds what the device
 // plays through Web Audio, draws its ring, and keeps its flash in localStorage.
 // Or it is the scoreboard of a real board plugged into this computer (web/scoreboard.js:
@@ -12,7 +12,7 @@ import { serverSource, showLog, startBoard, webSerialSource } from "./scoreboard
 const NVM_KEY = "qiklaxon.nvm"; // the saved game: the board's flash, as hex
 const TICK_MS = 4; // the loop's timer
 const LEAD_MS = 8; // a press runs the loop this far ahead at once (QK_GLITCH_MS is 5 at most)
-const SOUNDS = ["klaxon", "denied", "blip", "done", "undone"]; // tools/synth.py NAMES
+const SOUNDS = ["klaxon", "denied", "blip", "done", "undone"]; // tools/gen/synth.py NAMES
 const params = new URLSearchParams(location.search);
 const $ = (id) => document.getElementById(id);
 
@@ -33,7 +33,7 @@ let page = null;
 let t0 = 0; // performance.now() at power-on
 let words = null;
 let lastFrame = null;
-let hours = null; // each pixel's clock hour on the board (tools/events.py RING_POSITIONS)
+let hours = null; // each pixel's clock hour on the board (tools/simulated/events.py RING_POSITIONS)
 let note = null; // what the start said (resumed, a new game...), shown until the first press
 let logFirst = 0; // the log entry the list's first item shows
 const holders = { klaxon: new Set(), a: new Set(), b: new Set() }; // the inputs holding each control
@@ -295,7 +295,7 @@ function hex(c) {
 }
 
 // Pixel i where the board has it: at the clock hour ``hours[i]`` seen from above, face up
-// (web/page.py sends tools/events.py's RING_POSITIONS: on the Circuit Playground pixel 0
+// (web/page.py sends tools/simulated/events.py's RING_POSITIONS: on the Circuit Playground pixel 0
 // is at 11 o'clock beside the USB connector and they count counter-clockwise).
 function buildRing(n) {
   const ring = $("ring");

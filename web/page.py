@@ -1,20 +1,20 @@
 """The board's side of the web page: runs in MicroPython's WebAssembly port, in the page.
 
-The device files are the board's, unedited (web/device/, laid out by tools/web.py),
+The device files are the board's, unedited (web/device/, laid out by tools/maker/web.py),
 with the stand-ins the other lanes use for the board's own modules: the simulated
-build's pins (tools/vmboard), a clock the page moves to real time (simclock), pin
+build's pins (tools/lanes/vmboard), a clock the page moves to real time (simclock), pin
 levels the page's buttons set (simpins), an audio output and mixer voice whose plays
 and stops the page sounds through Web Audio (_audioout, _mixer), and ``microcontroller.nvm``,
 which the page keeps in localStorage. The loop runs as on the host harness: a 1 ms
-pass at a time (tools/harness.py), so the same pin levels at the same times give
+pass at a time (tools/simulated/harness.py), so the same pin levels at the same times give
 the same events, which the browser test checks.
 
 Called from web/app.js: words(), boot(), step(), level(), frame(), flush(), trace().
 The ring is drawn where the board has its pixels, and each seat labelled at the pixel
-the firmware lights for it: both from tools/events.py (RING_POSITIONS, seat_labels).
+the firmware lights for it: both from tools/simulated/events.py (RING_POSITIONS, seat_labels).
 
 The scoreboard of a real board (web/scoreboard.js reads its console): board_start(),
-board_feed(), board_ring(), board_rejoin(), with tools/scoreboard.py following the
+board_feed(), board_ring(), board_rejoin(), with tools/maker/scoreboard.py following the
 game; this page's own board does not run then.
 """
 
@@ -38,10 +38,10 @@ import scenario  # noqa: E402
 import scoreboard  # noqa: E402
 import simclock  # noqa: E402
 
-if __debug__:  # (this VM has no lib/qiklaxon/layout.py: the device's names, as device.py's)
+if __debug__:  # (this VM has no model/layout.py: the device's names, as device.py's)
     from micropython import const
 
-# names: made by tools/consts.py from lib/qiklaxon/layout.py (python3 tools/dev.py regen)
+# names: made by tools/gen/consts.py from model/layout.py (python3 tools/dev.py regen)
 _PLAYERS = const(0)
 _QM = const(1)
 _PHASE = const(2)
@@ -61,11 +61,11 @@ CATCH_UP_US = 2000000  # further behind than this (a hidden tab): quiet passes (
 NVM_SIZE = 4096  # the simulated build's flash: an RP2040's sector
 _NONE = 255
 SOUNDS = ("klaxon", "denied", "blip", "done", "undone")  # the device's sounds 0 to 4 (its
-# parts' p[_SND]; tools/synth.py's NAMES, a test holds the copies to it)
+# parts' p[_SND]; tools/gen/synth.py's NAMES, a test holds the copies to it)
 
 _s = None  # the Scenario: the device on this page's board
 _trace = []  # [t_us, control, pressed] of every level the page's buttons set
-_log = []  # [t_ms, event, fields] merged, as tools/events.py reads the console
+_log = []  # [t_ms, event, fields] merged, as tools/simulated/events.py reads the console
 _sent = [0, 0]  # console lines read so far; the first log entry not yet sent
 _dropped = [0, 0, 0]  # entries let go (a long evening): log entries, console lines, levels
 KEEP = 2000  # of each, at least the last this many are kept
@@ -79,7 +79,7 @@ NP_BOARD = scoreboard.NP  # the scoreboard's ring: a Circuit Playground's
 
 
 def _heard(name):
-    if name != "raw" and _s is not None and _s.device is not None:  # as tools/harness.py hears
+    if name != "raw" and _s is not None and _s.device is not None:  # as tools/simulated/harness.py hears
         js.qkSound(name, simclock.now_us() / 1000)
 
 
@@ -164,7 +164,7 @@ def step(t_s):
     """Run the loop's passes up to ``t_s`` seconds since power-on (real time, from the
     page's clock: seconds, as a JavaScript number that is whole converts to a 32-bit int)."""
     t_us = int(t_s * 1000000)
-    if _asleep[0] or _s.device is None:  # time passes; nothing runs (tools/harness.py)
+    if _asleep[0] or _s.device is None:  # time passes; nothing runs (tools/simulated/harness.py)
         simclock.set_us(t_us)
         return
     try:
@@ -176,7 +176,7 @@ def step(t_s):
 
 
 def _quiet(t_us):
-    """Quiet passes until ``t_us``, each a chores pass (tools/harness.py does the same):
+    """Quiet passes until ``t_us``, each a chores pass (tools/simulated/harness.py does the same):
     100 ms apart, or longer for a longer gap (at most ~2000 passes: a tab hidden for an
     hour must not freeze the page when it comes back; the device's timers, sleep after
     minutes and a save after a second, still run)."""
@@ -271,7 +271,7 @@ def frame():
 
 
 def state():
-    """The game as the simulator's last line says it (tools/sim.py ``state``)."""
+    """The game as the simulator's last line says it (tools/simulated/sim.py ``state``)."""
     d = _s.device
     r = d.r if d is not None else None
     out = {"mode": "klaxon" if r is None else "referee"}
@@ -291,13 +291,13 @@ def state():
 
 
 def scene_by_pixel(d, px):
-    """Each pixel's [colour, pattern] numbers, in pixel order (tools/scoreboard.py's
+    """Each pixel's [colour, pattern] numbers, in pixel order (tools/maker/scoreboard.py's
     ``scene``: where the pixel shows something else, named by what it shows)."""
     return scoreboard.scene(d.c, px, events.CLOCKWISE_NUMBERING[BUILD])
 
 
 def status_words():
-    """The page's status line: where the game is now, in words (tools/scoreboard.py's,
+    """The page's status line: where the game is now, in words (tools/maker/scoreboard.py's,
     as the scoreboard of a real board says it)."""
     d = _s.device
     return scoreboard.words(d.r if d is not None else None)
@@ -313,7 +313,7 @@ def trace():
 
 def words():
     """The ring's legend and the names of its colours and patterns, as the host tools
-    word them (tools/events.py), as JSON."""
+    word them (tools/simulated/events.py), as JSON."""
     return json.dumps({"legend": events.LEGEND.split("\n")[1:], "colours": events.COLOUR_NAMES,
                        "patterns": events.PATTERN_NAMES})
 
@@ -323,7 +323,7 @@ _board = [None, 0]  # the Scoreboard, and the number of log entries let go befor
 
 
 def board_start():
-    """The page becomes the scoreboard of a real board (tools/scoreboard.py), from now:
+    """The page becomes the scoreboard of a real board (tools/maker/scoreboard.py), from now:
     returns the ring's clock hours, as JSON."""
     _board[0] = scoreboard.Scoreboard()
     _board[1] = 0

@@ -3,7 +3,7 @@
 // Two ways in: Web Serial (Chrome, Edge: "Connect a board" reads the USB port itself), or
 // `python3 tools/dev.py web --serial PORT` (any browser: the server reads the port with
 // pyserial and sends each line here as it comes, server-sent events on serial/events).
-// Each line goes to tools/scoreboard.py in the page's MicroPython VM (web/page.py's
+// Each line goes to tools/maker/scoreboard.py in the page's MicroPython VM (web/page.py's
 // board_feed): it follows the game with a mirror of the board's own referee, says which
 // sound to start, and when to ask the board for its whole state: one byte on the console
 // (POST serial/ask, or written to the port), which the board answers with a `state` line.

@@ -33,7 +33,7 @@ from array import array
 if __debug__:  # CPython needs const; the Express's mpy-cross -O3 drops this import
     from micropython import const
 
-# names: made by tools/consts.py from lib/qiklaxon/layout.py (python3 tools/dev.py regen)
+# names: made by tools/gen/consts.py from model/layout.py (python3 tools/dev.py regen)
 _S_SLOTS = const(19)
 _PLAYERS = const(0)
 _QM = const(1)
@@ -126,7 +126,7 @@ class Referee:
     def __init__(self, n, q=0, f=0, dice=None):
         # (one letter each: an attribute's name is interned on the Express, where longer
         # names measured +70 B of a whole game's heap, 14.48 of 14.5 KB: docs/develop.md)
-        self.S = bytearray(_S_SLOTS)  # the state: layout.py's S_ slots (phase, QM, marks ...)
+        self.S = bytearray(_S_SLOTS)  # the state: layout.py's slots PLAYERS .. DID
         self.P = array("h", [0] * _SEATS)  # each seat's position
         self.B = bytearray(_S_SLOTS)  # the state and ...
         self.Q = array("h", [0] * _SEATS)  # ... the positions the log replays from (undo)
@@ -277,7 +277,7 @@ class Referee:
     def key(self, k):
         """Key ``k`` (0: the Klaxon): what became of it, 0 refused (nothing changed), 1
         taken, 2 something taken back, 3 a position or the QM changed; the Klaxon: 1
-        taken, 2 a try before the first question (it counts for nothing). tools/card.py
+        taken, 2 a try before the first question (it counts for nothing). tools/gen/card.py
         says it all for people. A key is what A or B did when let go:
 
         =========== ========================= ================== =====================

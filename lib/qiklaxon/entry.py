@@ -9,7 +9,7 @@ count one down; at 0, the seat again; while choosing the seat, no move).
 if __debug__:  # CPython needs const; the Express's mpy-cross -O3 drops this import
     from micropython import const
 
-# names: made by tools/consts.py from lib/qiklaxon/layout.py (python3 tools/dev.py regen)
+# names: made by tools/gen/consts.py from model/layout.py (python3 tools/dev.py regen)
 _PLAYERS = const(0)
 _QM = const(1)
 _PHASE = const(2)

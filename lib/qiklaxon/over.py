@@ -10,7 +10,7 @@ held long again leaves the set-up with the game as it was.
 if __debug__:  # CPython needs const; the Express's mpy-cross -O3 drops this import
     from micropython import const
 
-# names: made by tools/consts.py from lib/qiklaxon/layout.py (python3 tools/dev.py regen)
+# names: made by tools/gen/consts.py from model/layout.py (python3 tools/dev.py regen)
 _PLAYERS = const(0)
 _SEATS = const(10)
 _WHAT = const(0)

@@ -8,7 +8,7 @@ entry.py ``dice``), until every seat was shown or the next action.
 if __debug__:  # CPython needs const; the Express's mpy-cross -O3 drops this import
     from micropython import const
 
-# names: made by tools/consts.py from lib/qiklaxon/layout.py (python3 tools/dev.py regen)
+# names: made by tools/gen/consts.py from model/layout.py (python3 tools/dev.py regen)
 _PLAYERS = const(0)
 _DICE = const(24)
 _SEAT_STEPS = const(20)
