@@ -98,3 +98,15 @@ def test_regen_runs_again_until_a_generator_that_reads_the_disk_sees_what_was_wr
     assert regen.run(root=str(tmp_path)) == [("drawn.txt", "second"), ("made.txt", "first")]
     assert (tmp_path / "drawn.txt").read_text() == "drawn from new\n"
     assert regen.run(check=True, root=str(tmp_path)) == []
+
+
+def test_the_check_runs_from_any_folder(tmp_path):
+    """The loudness picture runs the firmware, which opens sounds/ from the drive's root:
+    run from another folder it once found no klaxon.wav and ended in a traceback."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "gen", "regen.py"),
+                           "--check"], cwd=str(tmp_path), capture_output=True, text=True,
+                          timeout=600)
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stdout + done.stderr

@@ -138,7 +138,7 @@ def svg_pixels(text):
 def test_the_ring_legend_draws_pixel_i_where_the_board_has_it_and_is_up_to_date():
     with open(os.path.join(ROOT, "docs", "ring-legend.svg")) as f:
         text = f.read()
-    assert text == pictures.ring_legend(), "docs/ring-legend.svg is stale: python3 tools/gen/pictures.py"
+    assert text == pictures.ring_legend(), "docs/ring-legend.svg is stale: python3 tools/dev.py regen"
     where = svg_pixels(text)
     assert sorted(where) == list(range(10))
     cx, cy = pictures.RING_CENTRE

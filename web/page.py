@@ -38,7 +38,7 @@ import scenario  # noqa: E402
 import scoreboard  # noqa: E402
 import simclock  # noqa: E402
 
-if __debug__:  # (this VM has no model/layout.py: the device's names, as device.py's)
+if __debug__:  # (the names as consts, as device.py's: the staged model/layout.py is the scoreboard's)
     from micropython import const
 
 # names: made by tools/gen/consts.py from model/layout.py (python3 tools/dev.py regen)

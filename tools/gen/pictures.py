@@ -690,8 +690,9 @@ PICTURES["klaxon-loudness.svg"] = __import__("loudness").spectrum_svg  # (issue 
 
 def main():
     for name, draw in PICTURES.items():
+        made = draw()  # (drawn first: a drawing that fails leaves the picture as it was)
         with open(os.path.join(ROOT, "docs", name), "w") as f:
-            f.write(draw())
+            f.write(made)
         print("docs/%s" % name)
 
 

@@ -216,7 +216,11 @@ def main(argv=None):
         print("regen: unknown argument %s (see --help)" % " ".join(unknown), file=sys.stderr)
         return 2
     check = "--check" in argv
-    found = run(check=check)
+    try:
+        found = run(check=check)
+    except RuntimeError as e:  # (files that still differ after every pass: a generator
+        print(e, file=sys.stderr)  # that reads what another writes, and never settles)
+        return 2
     for rel, maker in found:
         print("regen: %s %s (made by %s)" % (rel, "differs from what it is made of" if check
                                              else "remade", maker))

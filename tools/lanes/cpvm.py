@@ -107,7 +107,7 @@ VARIANT = dict((v[0], v) for v in VARIANTS)
 QUICK_LAYOUTS = LAYOUTS[::4]
 QUICK_VARIANTS = tuple(VARIANT[n] for n in (
     "lane", "clock2-pin2", "clock2-pin2-deep5-scrub", "clock2-pin1-runner+11"))
-# The Express: usable heap at code.py on a real 10.2.1 build (../shared/circuitpython/README)
+# The Express: usable heap at code.py on a real 10.2.1 build (../shared/circuitpython/README.md)
 EXPRESS_USABLE = int(15.9 * 1024)
 PROBES = 32  # Drive.run(probe=...): at most so many
 PINS = 96  # Drive.run(pinned=...): at most so many

@@ -571,8 +571,7 @@ def _setting(text, key):
     import contextlib
     import io
 
-    sys.path.insert(0, ROOT)
-    from hardware.settings import KEYS, read
+    from hardware.settings import KEYS, read  # (the root: on the path by tools/paths.py)
 
     with contextlib.redirect_stdout(io.StringIO()):  # its reports are the board's to print
         values, _ = read(text.splitlines())

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The Klaxon in a browser: lay out, serve and publish web/ (host-only).
 
-    python3 tools/dev.py web [--port N] [--no-open]   # serve it on 127.0.0.1
+    python3 tools/dev.py web [--port N]   # serve it on 127.0.0.1
     python3 tools/dev.py web --serial PORT            # ... the scoreboard of a real board
     python3 tools/dev.py web --serial PORT --host 0.0.0.0   # ... also for a tablet or TV
     python3 tools/dev.py web --publish DIR            # a static copy for any web host

@@ -173,13 +173,18 @@ def klaxon(board, settings="", volume=10):
     import _audioout
     import _drive
 
-    sim = Sim(board_name=board, klaxon_only=True,
-              settings="QK_VOLUME = %d\n" % volume + settings)
-    if sim.device is None:
-        raise RuntimeError("the %s build did not start: %r" % (board, sim.events))
-    at = sim.now_ms + 100
-    sim.press("klaxon", at_ms=at, hold_ms=120)
-    sim.run_for_ms(2500)
+    here = os.getcwd()
+    os.chdir(ROOT)  # (the firmware opens sounds/ from the drive's root: run from anywhere)
+    try:
+        sim = Sim(board_name=board, klaxon_only=True,
+                  settings="QK_VOLUME = %d\n" % volume + settings)
+        if sim.device is None:
+            raise RuntimeError("the %s build did not start: %r" % (board, sim.events))
+        at = sim.now_ms + 100
+        sim.press("klaxon", at_ms=at, hold_ms=120)
+        sim.run_for_ms(2500)
+    finally:
+        os.chdir(here)
     now = sim.now_ms * 1000
     outs = [o for o in _audioout.outputs if hasattr(o, "waveform")]
     starts = sim.sound_starts_us()

@@ -905,6 +905,9 @@ def main(argv=None):
     p.add_argument("--json", metavar="FILE", help="also write the summary here")
     p.add_argument("--list", action="store_true", help="list the mutants and exit")
     args = p.parse_args(argv)
+    if args.json:  # (from the folder it was typed in; the run is from the root, below)
+        args.json = os.path.abspath(args.json)
+    os.chdir(ROOT)  # (mutmut finds the code to mutate from the working folder)
     if args.sample is not None and args.sample < 1 or args.jobs < 1:
         p.error("--sample and --jobs take 1 or more")
     if (args.record or args.recorded) and not args.sample:
