@@ -54,8 +54,10 @@ def test_sounds_start_and_end_at_the_quiescent_level():
 # Where the docs and comments say how long the klaxon lasts, to a tenth of a second (its
 # length is tools/gen/synth.py's SEGMENTS; a change there is a change here, and in the sums
 # that follow from it: the README's battery paragraph)
-KLAXON_SAID = (
+KLAXON_SAID = (  # (file, the length in a pattern's group, what it is for; in ms where a
+    # pattern ends in "ms")
     ("README.md", r"\(40 presses of ([\d.]+) s\)", "its battery sums"),
+    ("web/app.js", r'name === "klaxon" \? (\d+) : \d+;  // ms', "a sound not loaded yet"),
     ("docs/pico-lane.md", r"the real klaxon lasts about ([\d.]+) s", "the lane's timing"),
     ("tools/gen/synth.py", r"blasts, about ([\d.]+) s in all", "the segments' comment"),
     ("tools/quality/picobench.py", r"The klaxon lasts about ([\d.]+) s", "the bench's press spacing"),
@@ -75,8 +77,16 @@ def test_klaxon_lasts_what_the_docs_say_and_is_loud_and_denied_is_different():
     for rel, pattern, what in KLAXON_SAID:
         found = re.findall(pattern, text_of(rel))
         assert found, "%s no longer says how long the klaxon lasts (%s): %r" % (rel, what, pattern)
-        wrong += ["%s (%s) says %s s" % (rel, what, x) for x in found
-                  if abs(float(x) - seconds) > 0.051]
+        scale = 1000 if pattern.endswith("ms") else 1
+        wrong += ["%s (%s) says %s %s" % (rel, what, x, "ms" if scale > 1 else "s")
+                  for x in found if abs(float(x) / scale - seconds) > 0.051]
+    # and the seconds of sound a game that the README's battery sums start from: 40 klaxons
+    game, each = re.search(r"about (\d+) s in a two-hour game \(40 presses of ([\d.]+) s\)",
+                           text_of("README.md")).groups()
+    if abs(int(game) - 40 * seconds) > 5:
+        wrong.append("README.md says about %s s of klaxon a game: 40 presses of %.2f s are "
+                     "%.0f s (and the amplifier's sums follow from it)" % (game, seconds,
+                                                                         40 * seconds))
     assert not wrong, "the klaxon lasts %.2f s (tools/gen/synth.py's SEGMENTS), but %s" % (
         seconds, "; ".join(wrong))
     peak = max(abs(v) for (v,) in struct.iter_unpack("<h", klaxon))

@@ -182,7 +182,7 @@ function playNow(name) {
 
 function soundMs(name) {
   const b = audio.buffers[name];
-  return b ? b.duration * 1000 : name === "klaxon" ? 1300 : 150;
+  return b ? b.duration * 1000 : name === "klaxon" ? 1300 : 150;  // ms (tests/test_docs.py)
 }
 
 // The audio clock's time for ``at`` (performance.now() time; now if it has passed).
