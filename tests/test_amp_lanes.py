@@ -54,11 +54,8 @@ def test_the_amplifier_option_starts_and_sounds_on_the_real_pico_firmware():
         if os.environ.get("QK_REQUIRE_PICO"):
             raise RuntimeError(missing)
         pytest.skip(missing)
-    d = pico.Drive(pico.settings_text(AMP, klaxon_only=True))
-    try:
+    with pico.Drive(pico.settings_text(AMP, klaxon_only=True)) as d:
         r = pico.run(d, scenario.taps("100 klaxon"), ms=150, pins=(14, 15))
-    finally:
-        d.close()
     console = [rec["text"] for rec in r.records if rec["kind"] == "uart0"]
     assert "klaxon sounded" in console, console
     for word in ("Traceback", "Error", "no sound", "missing", "cannot start", "fault:"):

@@ -226,11 +226,8 @@ def _harness_question():
 @emulated("rest")
 def _rest():
     nvm = bytes(_harness_question().nvm.mem)
-    d = pico.Drive(Q_SETTINGS)
-    try:
+    with pico.Drive(Q_SETTINGS) as d:
         return pico.run(flash_in=d.flash(nvm), steps=REST_STEPS, ms=REST_MS, log_flash=True)
-    finally:
-        d.close()
 
 
 @reads("question")
@@ -465,11 +462,8 @@ STUCK_MS = 5300
 
 @emulated("stuck")
 def _stuck():
-    d = pico.Drive(STUCK_SETTINGS)
-    try:
+    with pico.Drive(STUCK_SETTINGS) as d:
         return pico.run(d, STUCK_STEPS, STUCK_MS)
-    finally:
-        d.close()
 
 
 @reads("stuck")
@@ -500,12 +494,9 @@ BAD_MS = 2600
 
 @emulated("bad")
 def _bad():
-    d = pico.Drive(BAD)
-    try:
+    with pico.Drive(BAD) as d:
         return pico.run(d, BAD_STEPS, BAD_MS, ws2812=True,
                         pins=(pico.SPEAKER, pico.SPEAKER_B, pico.LED))
-    finally:
-        d.close()
 
 
 @reads("bad")
@@ -535,11 +526,8 @@ SECOND_MS = 1000
 
 @emulated("second")
 def _second():
-    d = pico.Drive(SECOND)
-    try:
+    with pico.Drive(SECOND) as d:
         return pico.run(d, SECOND_STEPS, SECOND_MS)
-    finally:
-        d.close()
 
 
 @reads("second")
@@ -562,11 +550,8 @@ def test_a_button_on_the_piezos_second_pin_leaves_it_one_pin_said(shared):
 
 @emulated("first")
 def _first():
-    d = pico.Drive(Q_SETTINGS)
-    try:
+    with pico.Drive(Q_SETTINGS) as d:
         return pico.run(d, [], 400, label="CIRCUITPY", log_flash=True, offset=2500)
-    finally:
-        d.close()
 
 
 @reads("first")
@@ -592,11 +577,8 @@ SLEEP_MS = WAKE_MS + 4000
 
 @emulated("sleep")
 def _sleep():
-    d = pico.Drive(SLEEP_SETTINGS)
-    try:
+    with pico.Drive(SLEEP_SETTINGS) as d:
         return pico.run(d, SLEEP_STEPS, SLEEP_MS, no_usb=True, pins=(pico.SPEAKER, 16), nice=0)
-    finally:
-        d.close()
 
 
 @reads("sleep")
@@ -664,11 +646,8 @@ print("probe: the loop stops")
 import time
 time.sleep(60)
 """)
-    d = pico.Drive(Q_SETTINGS, extra={"code.py": code})
-    try:
+    with pico.Drive(Q_SETTINGS, extra={"code.py": code}) as d:
         return pico.run(d, scenario.taps("100 b\n700 a"), 13500, max_resets=2, pins=())
-    finally:
-        d.close()
 
 
 @reads("watchdog")
@@ -690,11 +669,8 @@ def _safemode():
 microcontroller.on_next_reset(microcontroller.RunMode.SAFE_MODE)
 microcontroller.reset()
 """)
-    d = pico.Drive(Q_SETTINGS, extra={"code.py": code})
-    try:
+    with pico.Drive(Q_SETTINGS, extra={"code.py": code}) as d:
         return pico.run(d, [], 1500, max_resets=2, pins=())
-    finally:
-        d.close()
 
 
 @reads("safemode")

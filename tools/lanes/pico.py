@@ -262,6 +262,12 @@ class Drive:
         self._images["flash-%s" % path] = path
         return path
 
+    def __enter__(self):  # (``with Drive(settings) as d:``: closed however the run ends)
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
     def close(self):
         for img in self._images.values():
             if os.path.exists(img):
