@@ -47,9 +47,8 @@ def read(p=None):
             f = p = open("settings.toml", "rb")  # bytes: a stray byte is no UnicodeError
         except OSError:
             p = ()
-    keys = KEYS
     out = []
-    for k in keys:
+    for k in KEYS:
         out.append(k[1])
     bad = 0
     no = 0
@@ -62,7 +61,6 @@ def read(p=None):
             # As bytes: indexing a string makes one-letter strings, which stay in RAM as names.
             if not isinstance(line, bytes):  # (host tools: text, any stray byte escaped)
                 line = line.encode("utf-8", "surrogateescape")
-            why = None
             if no == 1 and line[:3] == b"\xef\xbb\xbf":
                 print("settings.toml line 1: starts with a byte order mark; read without it")
                 bad += 1
@@ -77,61 +75,9 @@ def read(p=None):
                 print("settings.toml line %d: a [table]; the lines after it are not read, as "
                       "CircuitPython does not read them" % no)
                 return out, bad + 1
-            i = line.find(b"=")
-            text = line[i + 1:].strip()  # the value, and a comment after it cut off
-            j = text.find(b'"', 1) + 1 if text[:1] == b'"' else 0
-            if j and text[j:].strip()[:1] in (b"", b"#"):
-                text = text[:j]
-            elif not j:
-                text = text.split(b"#")[0].strip()
-            try:
-                if b"\x00" in line:  # (UTF-16 without its mark)
-                    raise ValueError
-                key = line[:i].strip().decode() if i > 0 else ""
-                text = text.decode()
-            except ValueError:  # (UnicodeError)
-                print("settings.toml line %d: not UTF-8 text; ignored" % no)
-                bad += 1
+            seen, why = entry(line, out, seen)
+            if why is None:
                 continue
-            for k in range(len(keys)):
-                name, default, low, high = keys[k]
-                if name == key or name == key.upper():
-                    break
-            else:
-                k = -1
-            if not key:
-                why = "not KEY = value; ignored"
-            elif k < 0:
-                if "QK" not in key.upper():
-                    continue  # CircuitPython's own (CIRCUITPY_...) and other programs' keys
-                why = "unknown key %s; ignored" % key[:40]
-            elif name != key:
-                why = "%s must be upper case (%s); ignored" % (key, name)
-            elif seen >> k & 1:  # (TOML allows a key once)
-                why = "%s is given again; only its first line is read" % key
-            else:
-                seen |= 1 << k
-                value = None
-                if text[:1] == '"':  # "text"
-                    if text.count('"') == 2 and text[-1:] == '"':
-                        value = text[1:-1]
-                elif text.lstrip("-").isdigit() and len(text.encode()) == len(text):
-                    # (decimal digits only, ASCII ones, as on every board)
-                    try:
-                        value = int(text)
-                    except ValueError:
-                        pass
-                if low > high:
-                    if isinstance(value, str):
-                        out[k] = value
-                        continue
-                    want = "text in double quotes"
-                else:
-                    if isinstance(value, int) and low <= value <= high:
-                        out[k] = value
-                        continue
-                    want = "a whole number from %d to %d" % (low, high)
-                why = "%s = %s is not %s; using %r" % (key, text[:20], want, default)
             print("settings.toml line %d: %s" % (no, why))
             bad += 1
     except StopIteration:
@@ -143,3 +89,61 @@ def read(p=None):
         if f:
             f.close()
     return out, bad
+
+
+def entry(line, out, seen):
+    """One ``KEY = value`` line (stripped bytes, not a comment) into ``out``: (``seen``,
+    the keys read so far a bit each, with its key's; why it is ignored, or None)."""
+    i = line.find(b"=")
+    text = line[i + 1:].strip()  # the value, and a comment after it cut off
+    j = text.find(b'"', 1) + 1 if text[:1] == b'"' else 0
+    if j and text[j:].strip()[:1] in (b"", b"#"):
+        text = text[:j]
+    elif not j:
+        text = text.split(b"#")[0].strip()
+    try:
+        if b"\x00" in line:  # (UTF-16 without its mark)
+            raise ValueError
+        key = line[:i].strip().decode() if i > 0 else ""
+        text = text.decode()
+    except ValueError:  # (UnicodeError)
+        return seen, "not UTF-8 text; ignored"
+    keys = KEYS
+    for k in range(len(keys)):
+        name, default, low, high = keys[k]
+        if name == key or name == key.upper():
+            break
+    else:
+        k = -1
+    if not key:
+        return seen, "not KEY = value; ignored"
+    if k < 0:
+        if "QK" not in key.upper():
+            return seen, None  # CircuitPython's own (CIRCUITPY_...) and other programs' keys
+        return seen, "unknown key %s; ignored" % key[:40]
+    if name != key:
+        return seen, "%s must be upper case (%s); ignored" % (key, name)
+    if seen >> k & 1:  # (TOML allows a key once)
+        return seen, "%s is given again; only its first line is read" % key
+    seen |= 1 << k
+    value = None
+    if text[:1] == '"':  # "text"
+        if text.count('"') == 2 and text[-1:] == '"':
+            value = text[1:-1]
+    elif text.lstrip("-").isdigit() and len(text.encode()) == len(text):
+        # (decimal digits only, ASCII ones, as on every board)
+        try:
+            value = int(text)
+        except ValueError:
+            pass
+    if low > high:
+        if isinstance(value, str):
+            out[k] = value
+            return seen, None
+        want = "text in double quotes"
+    else:
+        if isinstance(value, int) and low <= value <= high:
+            out[k] = value
+            return seen, None
+        want = "a whole number from %d to %d" % (low, high)
+    return seen, "%s = %s is not %s; using %r" % (key, text[:20], want, default)
