@@ -80,19 +80,41 @@ TONES = (
 
 def start(p):
     """The parts for qiklaxon/restore.py from hardware/start.py's."""
-    import digitalio
-
     board = p[_ST_BOARD]
-    mod = p[_ST_MOD]
     v = p[_ST_V]
-    bad = p[_ST_BAD]
     kp = p[_ST_KP]
-    keys = p[_ST_KEYS]
-    st = p  # (p: a pin, below)
-    prof = mod.PROFILE
-    # Sound: the profile's sound()
+    o, snd, bad = sound(board, p[_ST_MOD], v)
+    prof = p[_ST_MOD].PROFILE  # (with QK_AUDIO = "amp" it names the amplifier's enable pin)
+    sw, en, px, n, i = pins(board, prof, v)
+    # Sleep until the Klaxon; the watchdog
+    w = (None, None, None)
+    if prof[_P_SLEEP] and v[_QK_SLEEP_MIN] or prof[_P_WATCHDOG]:  # (kp: the Klaxon's io, pin,
+        w = __import__("hardware.power", None, None, ("start",)).start(  # high?)
+            kp[0], kp[1], kp[2], prof[_P_SLEEP] and v[_QK_SLEEP_MIN], prof[_P_WATCHDOG])
+        sys.modules.pop("hardware.power", None)
+    f, t = state(p, prof, n, snd, w, p[_ST_BAD] + bad + i)
+    sys.modules.pop("hardware.outputs", None)
+    if hasattr(sys.modules["hardware"], "outputs"):
+        delattr(sys.modules["hardware"], "outputs")
+    # The Device's parts (layout's _K, _R, _BUT, _OUT, _SND, _EN, _SW, _PX, _LED, _SLEEP,
+    # _WD, _FLAGS, _TIMES), then the referee's (_GAME_V, _GAME_QM, _GAME_NVM, _GAME_DICE):
+    # tests/test_names.py holds each field
+    return (p[_ST_K], None, p[_ST_KEYS], o, snd, en[0], sw, px, en[1], w[0], w[1], f, t, v,
+            p[_ST_FIRST], prof[_P_NVM], p[_ST_DICE])
+
+
+# (Below, each parameter's name is one letter: a parameter's name is interned on the
+# Express, and the names budget is nearly full; each is said in the docstring.)
+
+
+def sound(b, m, v):
+    """(the build's sound output, its sounds, 1 if a message was said) on board ``b``
+    from build profile module ``m``'s ``sound()``, settings ``v``; silence when the part
+    cannot start."""
+    prof = m.PROFILE
     a = v[_QK_AUDIO]
     w = ("piezo", "amp")
+    bad = 0
     if __debug__:  # (a Pico's piezo on one pin; -O3 drops it: each text stays in the Express's RAM)
         w = ("piezo", "piezo-gnd", "amp")
     if a and a not in w:
@@ -100,26 +122,31 @@ def start(p):
             print("QK_AUDIO = %r is not 'piezo', 'piezo-gnd' or 'amp'; using the build's own" % a)
         else:
             print("QK_AUDIO = %r is not 'piezo' or 'amp'; using the build's own" % a)
-        bad += 1
-    o = None
-    snd = (None, None, None)
-    p = getattr(board, v[_QK_PIN_SPEAKER] or prof[_P_SPEAKER], None)
+        bad = 1
+    p = getattr(b, v[_QK_PIN_SPEAKER] or prof[_P_SPEAKER], None)
     try:
         if p is None:
             raise ValueError("no speaker pin %r" % (v[_QK_PIN_SPEAKER] or prof[_P_SPEAKER]))
-        o, snd = mod.sound(p, v[_QK_VOLUME], a, TONES)
+        return m.sound(p, v[_QK_VOLUME], a, TONES) + (bad,)
     except Exception as e:  # (whatever the part's set-up raises: the board starts, silent)
         print("no sound: %r" % e)
-        bad += 1
-    prof = mod.PROFILE  # (with QK_AUDIO = "amp" a profile names the amplifier's enable pin)
+        return None, (None, None, None), bad + 1
+
+
+def pins(b, p, v):
+    """(the slide switch, [the speaker's enable pin, the LED] driven low, the ring or
+    strip, its pixels, messages said) on board ``b`` for build profile ``p``, settings
+    ``v``: a pin a button took is said and done without, and lights that cannot start."""
+    import digitalio
+
+    prof = p
     sw = None
     en = [None, None]
-    # The slide switch, the speaker's enable pin and the LED (driven low); a pin a
-    # button took is said and done without
+    bad = 0
     for i in (0, 1, 2):  # (prof[(_P_SPEAKER_ENABLE - 2) + 2 * i]: the enable pin, the LED)
         n = (prof[_P_SWITCH] or ("",))[_PIN] if not i else prof[
             (_P_SPEAKER_ENABLE - 2) + 2 * i] or ""
-        p = getattr(board, n, None)
+        p = getattr(b, n, None)
         if p is not None:
             try:
                 io = digitalio.DigitalInOut(p)
@@ -137,7 +164,7 @@ def start(p):
     px = None
     n = v[_QK_PIXELS] if v[_QK_PIXELS] >= 0 else prof[_P_PIXELS][_PX_COUNT]
     if n:
-        p = getattr(board, v[_QK_PIN_PIXELS] or prof[_P_PIXELS][_PIN], None)
+        p = getattr(b, v[_QK_PIN_PIXELS] or prof[_P_PIXELS][_PIN], None)
         try:
             if p is None:
                 raise ValueError("QK_PIN_PIXELS = %r: no such pin" % v[_QK_PIN_PIXELS])
@@ -148,16 +175,21 @@ def start(p):
             print("no lights: %r" % e)
             bad += 1
             n = 0
-    # Sleep until the Klaxon; the watchdog
-    sl = wd = woke = None
-    if prof[_P_SLEEP] and v[_QK_SLEEP_MIN] or prof[_P_WATCHDOG]:  # (kp: the Klaxon's io, pin,
-        sl, wd, woke = __import__("hardware.power", None, None, ("start",)).start(  # high?)
-            kp[0], kp[1], kp[2], prof[_P_SLEEP] and v[_QK_SLEEP_MIN], prof[_P_WATCHDOG])
-        sys.modules.pop("hardware.power", None)
+    return sw, en, px, n, bad
 
-    # Device.f and Device.t
-    k = st[_ST_K]
-    s = k.state & 1  # the Klaxon's bit now
+
+def state(p, q, n, s, w, e):
+    """``Device.f`` and ``Device.t`` (hardware/device.py's flags and times) from start.py's
+    parts ``p``, build profile ``q``, ``n`` pixels, sounds ``s`` (the DAC's wave with
+    tones), ``w``: power's (sleep, watchdog, woken by the Klaxon or None), ``e`` messages
+    said (then the ring flashes purple)."""
+    v = p[_ST_V]
+    kp = p[_ST_KP]
+    keys = p[_ST_KEYS]
+    prof = q
+    woke = w[2]
+    tone = len(s) > _SOUND_WAVE  # tones come with the DAC's wave (or None)
+    s = p[_ST_K].state & 1  # the Klaxon's bit now
     up = 0 if kp[2] else 1
     f = bytearray(_F_SLOTS)
     f[_ARM] = s == up and woke is None  # armed, unless held at power-on or woken by it ...
@@ -169,7 +201,7 @@ def start(p):
     f[_DIRTY] = 1
     f[_NB] = len(keys)
     f[_NP] = n
-    f[_TONE] = len(snd) > _SOUND_WAVE  # tones come with the DAC's wave (or None)
+    f[_TONE] = tone
     f[_LV] = f[_LV + 1] = _NONE
     f[_CCW] = prof[_P_PIXELS][_PX_CCW] if v[_QK_PIXELS_CCW] < 0 else v[_QK_PIXELS_CCW]
     for i in range(len(keys)):  # each button's first sample, and its level
@@ -178,12 +210,13 @@ def start(p):
 
     now = adafruit_ticks.ticks_ms()  # every time starts now
     t = [now, now, now, now, now,  # _KT, _FLT, _SV, _LAST, _FT
-         v[_QK_REARM_MS], v[_QK_STUCK_S] * 1000, v[_QK_SLEEP_MIN] * 60000 if sl else 0,  # _REARM,
-         3277 * v[_QK_VOLUME], now, now, 0, now, now, now, now,  # _HELD, _IDLE; _DUTY, _T0,
+         v[_QK_REARM_MS], v[_QK_STUCK_S] * 1000,  # _REARM, _HELD,
+         v[_QK_SLEEP_MIN] * 60000 if w[0] else 0,  # _IDLE
+         3277 * v[_QK_VOLUME], now, now, 0, now, now, now, now,  # _DUTY, _T0,
          # _TN, _HZ, _BT (2), _SMP, _DT; _KR (woken: the release must be seen, 30 ms of it,
          # before the next press counts), _KS, _GL (hardware/device.py's order)
          now if woke is not None else (now - 99) & _TICKS, now, v[_QK_GLITCH_MS] + 1]
-    if bad:  # the ring flashes purple for two seconds: look at the console
+    if e:  # the ring flashes purple for two seconds: look at the console
         f[_FL] = _PURPLE
         t[_FLT] = adafruit_ticks.ticks_add(now, 2000)
     if f[_STUCK]:
@@ -191,11 +224,4 @@ def start(p):
     # Woken by the Klaxon: the Device presses it at once, held or let go during the
     # ~1.3 s reboot; held, it is armed again once released.
     f[_WOKE] = woke is not None
-    sys.modules.pop("hardware.outputs", None)
-    if hasattr(sys.modules["hardware"], "outputs"):
-        delattr(sys.modules["hardware"], "outputs")
-    # The Device's parts (layout's _K, _R, _BUT, _OUT, _SND, _EN, _SW, _PX, _LED, _SLEEP,
-    # _WD, _FLAGS, _TIMES), then the referee's (_GAME_V, _GAME_QM, _GAME_NVM, _GAME_DICE):
-    # tests/test_names.py holds each field
-    return (k, None, keys, o, snd, en[0], sw, px, en[1], sl, wd, f, t, v, st[_ST_FIRST],
-            prof[_P_NVM], st[_ST_DICE])
+    return f, t

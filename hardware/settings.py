@@ -75,7 +75,7 @@ def read(p=None):
                 print("settings.toml line %d: a [table]; the lines after it are not read, as "
                       "CircuitPython does not read them" % no)
                 return out, bad + 1
-            seen, why = entry(line, out, seen)
+            seen, why = entry(line, out, seen)  # (one letter each there: see entry())
             if why is None:
                 continue
             print("settings.toml line %d: %s" % (no, why))
@@ -91,9 +91,13 @@ def read(p=None):
     return out, bad
 
 
-def entry(line, out, seen):
-    """One ``KEY = value`` line (stripped bytes, not a comment) into ``out``: (``seen``,
-    the keys read so far a bit each, with its key's; why it is ignored, or None)."""
+def entry(b, out, s):
+    """One ``KEY = value`` line ``b`` (stripped bytes, not a comment) into ``out``: (``s``,
+    the keys read so far a bit each, with its key's; why it is ignored, or None).
+    (One letter each: a parameter's name is interned on the Express, where the names
+    budget is nearly full.)"""
+    line = b
+    seen = s
     i = line.find(b"=")
     text = line[i + 1:].strip()  # the value, and a comment after it cut off
     j = text.find(b'"', 1) + 1 if text[:1] == b'"' else 0
