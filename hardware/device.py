@@ -240,48 +240,54 @@ class Device:
                     self.play(f[_PEND], n)
             if f[_DIRTY] or f[_ANIM] and (n >> 7 & 7) != f[_PH]:
                 self.draw(n)
-            if s:
-                return
-            # the chores, every 256th pass: the watchdog, the host, sleeping, saving, a fault's end
-            if __debug__ and p[_WD]:
-                p[_WD].feed()
-            import supervisor
-
-            if supervisor.runtime.serial_bytes_available:  # a host asks for the whole state
-                import state  # (lib/state.py: one byte a chores pass; it leaves RAM again)
-
-                state.show(self)
-            if __debug__ and p[_SLEEP] and not f[_STUCK] and f[_CUR] == _NONE and ticks_diff(
-                    n, t[_LAST]) >= t[_IDLE]:
-                p[_SLEEP](self, n)  # deep sleep until the Klaxon (hardware/power.py)
-            if f[_DUE] and ticks_diff(n, t[_SV]) >= 0:
-                f[_DUE] = 0
-                if self.r and self.r.j and self.r.w:  # only when the game changed
-                    self.r.save()
-            if f[_FAULT] and ticks_diff(n, t[_FT]) >= 5000 and (
-                    f[_FAULT] != _OUT_OF_MEMORY or f[_CUR] == _NONE and f[_ARM] | f[_STUCK]):
-                # Out of memory: not a rebuild in this fragmented heap; the game saved and
-                # a fresh VM, once no sound plays and the Klaxon is let go (or stuck).
-                # restore.py resumes the game; the failed press can be made again. The
-                # restart comes even if the save fails. supervisor's ReloadException is a
-                # BaseException; a port without supervisor (the web page) gets a fault,
-                # then the rebuild below.
-                if f[_FAULT] == _OUT_OF_MEMORY and self.r:
-                    try:
-                        if self.r.j and self.r.w:  # (only if changed: repeated restarts
-                            self.r.save()  # would wear the flash)
-                    finally:
-                        print("out of memory: restarting")
-                        supervisor.reload()
-                f[_FAULT] = f[_DICE] = 0  # try again (not the drawing that may have failed);
-                # another fault starts the wait again
-                if self.r:
-                    self.r.more(_OV_UNDO).reset(self.r)
-                    self.r.more()
-                print("fault cleared: the referee is back")
-                self.render()
+            if not s:  # every 256th pass
+                self.chores(n)
         except Exception as e:  # the Klaxon above goes on whatever happens here
             self.crash(e)
+
+    def chores(self, n):
+        """Every 256th pass (``n``: now): the watchdog, the host, sleeping, saving, a
+        fault's end."""
+        f = self.f
+        t = self.t
+        p = self.p
+        if __debug__ and p[_WD]:
+            p[_WD].feed()
+        import supervisor
+
+        if supervisor.runtime.serial_bytes_available:  # a host asks for the whole state
+            import state  # (lib/state.py: one byte a chores pass; it leaves RAM again)
+
+            state.show(self)
+        if __debug__ and p[_SLEEP] and not f[_STUCK] and f[_CUR] == _NONE and ticks_diff(
+                n, t[_LAST]) >= t[_IDLE]:
+            p[_SLEEP](self, n)  # deep sleep until the Klaxon (hardware/power.py)
+        if f[_DUE] and ticks_diff(n, t[_SV]) >= 0:
+            f[_DUE] = 0
+            if self.r and self.r.j and self.r.w:  # only when the game changed
+                self.r.save()
+        if f[_FAULT] and ticks_diff(n, t[_FT]) >= 5000 and (
+                f[_FAULT] != _OUT_OF_MEMORY or f[_CUR] == _NONE and f[_ARM] | f[_STUCK]):
+            # Out of memory: not a rebuild in this fragmented heap; the game saved and
+            # a fresh VM, once no sound plays and the Klaxon is let go (or stuck).
+            # restore.py resumes the game; the failed press can be made again. The
+            # restart comes even if the save fails. supervisor's ReloadException is a
+            # BaseException; a port without supervisor (the web page) gets a fault,
+            # then the rebuild below.
+            if f[_FAULT] == _OUT_OF_MEMORY and self.r:
+                try:
+                    if self.r.j and self.r.w:  # (only if changed: repeated restarts
+                        self.r.save()  # would wear the flash)
+                finally:
+                    print("out of memory: restarting")
+                    supervisor.reload()
+            f[_FAULT] = f[_DICE] = 0  # try again (not the drawing that may have failed);
+            # another fault starts the wait again
+            if self.r:
+                self.r.more(_OV_UNDO).reset(self.r)
+                self.r.more()
+            print("fault cleared: the referee is back")
+            self.render()
 
     def crash(self, e):
         """An exception: a pure Klaxon for a while; say and show it (which may fail too,

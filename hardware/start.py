@@ -112,7 +112,7 @@ def buttons(board, prof, v):
 
     bad = 0
     k = kp = None
-    keys = []
+    found = []  # (the buttons besides the Klaxon: io, bit released, pin)
     # (when the Klaxon's pin is not found: the built-in buttons)
     for i, w, more in ((0, v[_QK_PIN_KLAXON], ("BUTTON", "BUTTON_A", "BOOT", "USER_SW", "D0")),
                        (1, v[_QK_PIN_A], ()), (2, v[_QK_PIN_B], ())):  # (i: the profile's
@@ -133,7 +133,7 @@ def buttons(board, prof, v):
                 bad += 1
         else:
             continue
-        if kp and p in [kp[1]] + [b[2] for b in keys]:  # two buttons on one pin
+        if kp and p in [kp[1]] + [b[2] for b in found]:  # two buttons on one pin
             print("QK_PIN_%s = %r: that pin is another button's; button %s is not wired" % (
                 ("KLAXON", "A", "B")[i], n, ("Klaxon", "A", "B")[i]))
             bad += 1
@@ -150,15 +150,20 @@ def buttons(board, prof, v):
             k = Debouncer(io, interval=(v[_QK_GLITCH_MS] + 1) / 1000)
             kp = (io, p, high)
         else:
-            keys.append((io, 0 if high else 1, p))
+            found.append((io, 0 if high else 1, p))
     if k is None:
         raise RuntimeError("no Klaxon button pin: set QK_PIN_KLAXON in settings.toml")
-    # Each button's keys and the ms held that reach each: two buttons, or one that does
-    # all, a step every QK_LONG_MS (over a second: a second's press is a tap everywhere)
-    n = v[_QK_LONG_MS]
+    return k, kp, keys(found, v[_QK_LONG_MS]), bad
+
+
+def keys(b, n):
+    """Buttons ``b`` (each (DigitalInOut, its bit released, pin)) with their keys and the
+    ms held that reach each: two buttons, or one that does all, a step every ``n`` ms
+    (QK_LONG_MS: over a second, so a second's press is a tap everywhere). (One-letter
+    parameters: a parameter's name is interned on the Express.)"""
     n = (0, n, 2 * n, 3 * n, 4 * n, 5 * n)
-    b = []  # (keys: 1 A, 2 A held, 3 A held long, 4 B, 5 B held, 6 B held long)
-    for i in keys:
-        b.append(i[:2] + ((b"\x01\x04\x05\x02\x06\x03", n) if len(keys) == 1 else
-                          (b"\x04\x05\x06" if b else b"\x01\x02\x03", n[:3])))
-    return k, kp, b, bad
+    out = []  # (keys: 1 A, 2 A held, 3 A held long, 4 B, 5 B held, 6 B held long)
+    for i in b:
+        out.append(i[:2] + ((b"\x01\x04\x05\x02\x06\x03", n) if len(b) == 1 else
+                            (b"\x04\x05\x06" if out else b"\x01\x02\x03", n[:3])))
+    return out

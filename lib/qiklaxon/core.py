@@ -121,7 +121,27 @@ _LEN = b"\x00\x02\x01\x01\x01\x01\x05\x01\x04\x01\x05"  # log bytes of each acti
 class Referee:
     """``Referee(players, first_qm, finish, dice)``: the first three are a new game's
     defaults too (finish 0: the QM ends the game); ``dice(1, 6)`` rolls a die. ``u``:
-    what is being entered (layout.py's U_ slots); ``j``: where the game is saved."""
+    what is being entered (layout.py's U_ slots); ``j``: where the game is saved.
+
+    ``key(k)``: a key is what A or B did when let go:
+
+    =========== ========================= ================== =====================
+    key         between questions         answering          reveal
+    =========== ========================= ================== =====================
+    1 A         roll the dice             answer             this answer right
+    2 A held    miss a go                 --                 --
+    3 A held 2  move a piece              --                 --
+    4 B         ask the question          pass               this answer wrong
+    5 B held    undo                      undo               undo one mark
+    6 B held 2  end the game              end the game       end the game
+    =========== ========================= ================== =====================
+
+    Once over, or before the first question, B held 2 sets up a game (over.py). A
+    wrong answer by a Klaxon party asks for its penalty (reveal.py). Moving a piece:
+    entry.py. B held steps back one step of an entry. A question everyone passed is
+    over at once (``act``). The overlays (``more``) hold all but asking, answering,
+    rolling, missing a go and the end.
+    """
 
     def __init__(self, n, q=0, f=0, dice=None):
         # (one letter each: an attribute's name is interned on the Express, where longer
@@ -148,26 +168,8 @@ class Referee:
         S = self.S
         if not op:  # undo
             return self.more(_OV_UNDO).undo(self)
-        if op > _OP_MOVE:  # the end; a new game: once over, or before the first question
-            if (S[_PHASE] == _ENDED or op == _OP_NEW and not S[_PHASE] and not any(
-                    S[_DID:])) != (op == _OP_NEW):
-                return _NOT_NOW
-            if op == _OP_NEW and not (2 <= a <= _SEATS and b < a):
-                return _BAD_ARG
-            self.log(op, a, b, c, d)
-            S[_PHASE] = _ENDED
-            S[_TURN] = _NONE
-            if op == _OP_NEW:
-                for w in range(_S_SLOTS):
-                    S[w] = 0
-                    if w < _SEATS:
-                        self.P[w] = 0
-                S[_PLAYERS] = a
-                S[_QM] = b
-                S[_TURN] = S[_CHALLENGER] = S[_CHALLENGED] = S[_ROLL] = _NONE
-                S[_FINISH] = c
-                S[_FINISH_LO] = d
-            return 0
+        if op > _OP_MOVE:  # the end; a new game
+            return self.over(op, a, b, c, d)
         n = S[_PLAYERS]
         ph = S[_PHASE]
         qm = S[_QM]
@@ -209,23 +211,7 @@ class Referee:
             S[_QM] = (qm + 1) % n  # the QM's turn ends: the dice pass left
             S[_PHASE] = _BETWEEN
         elif op > _OP_ASK and op < _OP_REVEAL:  # answer, pass, Klaxon; the turn moves left
-            S[_DID + s] = _PASSED if op == _OP_PASS else _ANSWERED
-            if op == _OP_KLAXON:
-                S[_CHALLENGER] = s
-                S[_CHALLENGED] = w
-            while True:
-                s = (s + 1) % n
-                if s == qm:
-                    S[_TURN] = _NONE
-                    S[_PHASE] = _REVEAL
-                    if S.find(b"\x01", _DID) < 0:  # everyone passed: over, the dice pass left
-                        S[_QM] = (qm + 1) % n
-                        S[_PHASE] = _BETWEEN
-                    break
-                if op < _OP_KLAXON:
-                    S[_TURN] = s
-                    break
-                S[_DID + s] = _PASSED  # a Klaxon: everyone not asked yet has passed
+            self.step(op, s, w)
         else:  # roll, miss a go, move
             if op == _OP_MISS:  # the dice pass left
                 S[_QM] = (qm + 1) % n
@@ -239,6 +225,54 @@ class Referee:
                     S[_PHASE] = _ENDED
                     S[_TURN] = _NONE
         return 0
+
+    def over(self, op, a, b, c, d):
+        """``act``'s end of the game, or a new one: once over, or before the first
+        question (a new game: ``a`` players, ``b`` the first QM, ``c``, ``d`` the finish)."""
+        S = self.S
+        if (S[_PHASE] == _ENDED or op == _OP_NEW and not S[_PHASE] and not any(
+                S[_DID:])) != (op == _OP_NEW):
+            return _NOT_NOW
+        if op == _OP_NEW and not (2 <= a <= _SEATS and b < a):
+            return _BAD_ARG
+        self.log(op, a, b, c, d)
+        S[_PHASE] = _ENDED
+        S[_TURN] = _NONE
+        if op == _OP_NEW:
+            for w in range(_S_SLOTS):
+                S[w] = 0
+                if w < _SEATS:
+                    self.P[w] = 0
+            S[_PLAYERS] = a
+            S[_QM] = b
+            S[_TURN] = S[_CHALLENGER] = S[_CHALLENGED] = S[_ROLL] = _NONE
+            S[_FINISH] = c
+            S[_FINISH_LO] = d
+        return 0
+
+    def step(self, op, s, w):
+        """``act``'s answer, pass or Klaxon by seat ``s`` (the Klaxon's challenged: ``w``):
+        the turn moves left, to the QM's right at most; there the answers are revealed."""
+        S = self.S
+        n = S[_PLAYERS]
+        qm = S[_QM]
+        S[_DID + s] = _PASSED if op == _OP_PASS else _ANSWERED
+        if op == _OP_KLAXON:
+            S[_CHALLENGER] = s
+            S[_CHALLENGED] = w
+        while True:
+            s = (s + 1) % n
+            if s == qm:
+                S[_TURN] = _NONE
+                S[_PHASE] = _REVEAL
+                if S.find(b"\x01", _DID) < 0:  # everyone passed: over, the dice pass left
+                    S[_QM] = (qm + 1) % n
+                    S[_PHASE] = _BETWEEN
+                break
+            if op < _OP_KLAXON:
+                S[_TURN] = s
+                break
+            S[_DID + s] = _PASSED  # a Klaxon: everyone not asked yet has passed
 
     def log(self, op, a, b, c, d):
         """Log an action (not while replaying); between questions, room for a whole
@@ -278,24 +312,7 @@ class Referee:
         """Key ``k`` (0: the Klaxon): what became of it, 0 refused (nothing changed), 1
         taken, 2 something taken back, 3 a position or the QM changed; the Klaxon: 1
         taken, 2 a try before the first question (it counts for nothing). tools/gen/card.py
-        says it all for people. A key is what A or B did when let go:
-
-        =========== ========================= ================== =====================
-        key         between questions         answering          reveal
-        =========== ========================= ================== =====================
-        1 A         roll the dice             answer             this answer right
-        2 A held    miss a go                 --                 --
-        3 A held 2  move a piece              --                 --
-        4 B         ask the question          pass               this answer wrong
-        5 B held    undo                      undo               undo one mark
-        6 B held 2  end the game              end the game       end the game
-        =========== ========================= ================== =====================
-
-        Once over, or before the first question, B held 2 sets up a game (over.py). A
-        wrong answer by a Klaxon party asks for its penalty (reveal.py). Moving a piece:
-        entry.py. B held steps back one step of an entry. A question everyone passed is
-        over at once (``act``). The overlays (``more``) hold all but asking, answering,
-        rolling, missing a go and the end.
+        says it all for people; what each key does in each phase: the class's table.
         """
         S = self.S
         u = self.u

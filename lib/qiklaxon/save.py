@@ -31,9 +31,28 @@ _BODY_LOG = const(40)
 def save(r):
     """``Referee.save()``: the game into nvm as the newest record."""
     j = r.j
-    n = _BODY_LOG + r.n  # the body's length
+    d = record(r, (j[_J_SEQ] + 1) & 0xFFFF)
+    n = len(d)
     size = len(j[_J_NVM])
-    q = (j[_J_SEQ] + 1) & 0xFFFF
+    if not j[_J_LOG]:  # ping-pong: the half without the newest record
+        i = size // 2 if j[_J_AT] == 0 and j[_J_SEQ] >= 0 else 0
+    elif j[_J_TAIL] + n <= size:  # log: append in the erased tail
+        i = j[_J_TAIL]
+    else:  # log full: the sector anew, holding only this record
+        i = 0
+        d.extend(b"\xff" * (size - n))
+    j[_J_NVM][i:i + len(d)] = d
+    r.w = 0
+    j[_J_SEQ] = d[_R_SEQ] << 8 | d[_R_SEQ + 1]
+    j[_J_AT] = i
+    j[_J_TAIL] = i + n
+
+
+def record(r, q):
+    """Referee ``r``'s game as a record, sequence number ``q``. (Apart from ``save``: an
+    overlay's bytecode is one run of heap blocks a function, and two short runs fit the
+    holes of a nearly full heap where one long one may not.)"""
+    n = _BODY_LOG + r.n  # the body's length
     d = bytearray(n + _R_MORE)
     d[0] = _MAGIC
     d[_R_SEQ] = q >> 8
@@ -48,15 +67,4 @@ def save(r):
     i = check(d, n + _R_BODY)  # the check follows the body
     d[n + _R_BODY] = i >> 8
     d[n + (_R_BODY + 1)] = i & 255
-    if not j[_J_LOG]:  # ping-pong: the half without the newest record
-        i = size // 2 if j[_J_AT] == 0 and j[_J_SEQ] >= 0 else 0
-    elif j[_J_TAIL] + n + _R_MORE <= size:  # log: append in the erased tail
-        i = j[_J_TAIL]
-    else:  # log full: the sector anew, holding only this record
-        i = 0
-        d.extend(b"\xff" * (size - n - _R_MORE))
-    j[_J_NVM][i:i + len(d)] = d
-    r.w = 0
-    j[_J_SEQ] = q
-    j[_J_AT] = i
-    j[_J_TAIL] = i + n + _R_MORE
+    return d
