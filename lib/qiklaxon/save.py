@@ -10,7 +10,6 @@ if __debug__:  # CPython needs const; the Express's mpy-cross -O3 drops this imp
     from micropython import const
 
 # names: made by tools/gen/consts.py from model/layout.py (python3 tools/dev.py regen)
-_SEATS = const(10)
 _J_NVM = const(0)
 _J_LOG = const(1)
 _J_SEQ = const(2)
@@ -60,9 +59,9 @@ def record(r, q):
     d[_R_LEN] = n
     d[_R_BODY] = _VERSION
     d[_R_BODY + _BODY_B:_R_BODY + _BODY_Q] = r.B
-    for i in range(_SEATS):
-        d[(_R_BODY + _BODY_Q) + 2 * i] = r.Q[i] & 255
-        d[(_R_BODY + _BODY_Q + 1) + 2 * i] = r.Q[i] >> 8 & 255
+    # each seat's square, 2 bytes little-endian: an array('h')'s own bytes on every port
+    # (Cortex-M, RP2040, x86 and WebAssembly are little-endian)
+    d[_R_BODY + _BODY_Q:_R_BODY + _BODY_LOG] = bytes(r.Q)
     d[_R_BODY + _BODY_LOG:n + _R_BODY] = r.L[:r.n]
     i = check(d, n + _R_BODY)  # the check follows the body
     d[n + _R_BODY] = i >> 8
