@@ -122,15 +122,18 @@ def sound(b, m, v):
             print("QK_AUDIO = %r is not 'piezo', 'piezo-gnd' or 'amp'; using the build's own" % a)
         else:
             print("QK_AUDIO = %r is not 'piezo' or 'amp'; using the build's own" % a)
-        bad = 1
+        bad += 1
+    o = None
+    snd = (None, None, None)
     p = getattr(b, v[_QK_PIN_SPEAKER] or prof[_P_SPEAKER], None)
     try:
         if p is None:
             raise ValueError("no speaker pin %r" % (v[_QK_PIN_SPEAKER] or prof[_P_SPEAKER]))
-        return m.sound(p, v[_QK_VOLUME], a, TONES) + (bad,)
+        o, snd = m.sound(p, v[_QK_VOLUME], a, TONES)
     except Exception as e:  # (whatever the part's set-up raises: the board starts, silent)
         print("no sound: %r" % e)
-        return None, (None, None, None), bad + 1
+        bad += 1
+    return o, snd, bad
 
 
 def pins(b, p, v):
