@@ -866,21 +866,24 @@ def run(mutants, cmap, jobs):
     return {int(k): v for k, v in done["results"].items()}, clean
 
 
-def full_run_summary():
-    """The benchmark's row: the last full run's summary if the code, tools and tests are
-    as they were then (``fresh``), else a full run now."""
+def full_run_summary(run=True):
+    """The benchmark's row: the last full run's summary, "fresh" True if the code, tools
+    and tests are as they were then; else (``run``) a full run now ("fresh" None), or
+    (not ``run``) that last run with "fresh" False, or None when there is none."""
     last = _cached(FULL)
     keys = ("rate", "counted", "survived", "equivalent", "seconds")
-    if last is not None and last.get("digests") == list(_digests()) and all(
-            isinstance(last.get(k), (int, float)) for k in keys):
-        last["fresh"] = True
-        return last
+    if last is not None and all(isinstance(last.get(k), (int, float)) for k in keys):
+        last["fresh"] = last.get("digests") == list(_digests())
+        if last["fresh"] or not run:
+            return last
+    elif not run:
+        return None
     main([])
     if not os.path.exists(FULL):
         raise SystemExit("mutants: the full run did not finish cleanly (see above)")
     with open(FULL) as f:
         last = json.load(f)
-    last["fresh"] = False
+    last["fresh"] = None
     return last
 
 
