@@ -58,29 +58,33 @@ def body(sim):
     return bytes(sim.nvm.mem[at + Y.R_BODY:end - 3])
 
 
-def express_v2(board):
-    """``board``'s nvm holding the Express's VERSION 2 saved game: the Express's own nvm,
-    or (a Pico's append log) its newest record alone, at the start."""
-    if board == "cpx":
-        flash = FlashSim("samd21")
-        flash.mem[:len(EXPRESS_V2)] = EXPRESS_V2
-        return flash
-    old = FlashSim("samd21")
-    old.mem[:len(EXPRESS_V2)] = EXPRESS_V2
-    at = restore.find(old, False)[0][Y.J_AT]
-    rec = old.mem[at:at + Y.R_MORE + old[at + Y.R_LEN]]
-    assert rec[Y.R_BODY] == Y.V2 and at  # the newer of the two: a VERSION 2 record
-    flash = FlashSim("rp2040")
-    flash.mem[:len(rec)] = rec
+def express(board, version=2):
+    """``board``'s nvm holding the Express's saved game of 19 state slots: as the firmware
+    before VERSION 3 left it (2, the fixture), or as VERSION 3 writes 19 slots (3: each
+    record's body given its count); the Express's own nvm, or (a Pico's append log) its
+    newest record alone, at the start."""
+    flash = FlashSim("samd21")
+    flash.mem[:len(EXPRESS_V2)] = EXPRESS_V2
+    if board != "cpx":
+        at = restore.find(flash, False)[0][Y.J_AT]
+        rec = flash.mem[at:at + Y.R_MORE + flash[at + Y.R_LEN]]
+        assert rec[Y.R_BODY] == Y.V2 and at  # the newer of the two: a VERSION 2 record
+        flash = FlashSim("rp2040")
+        flash.mem[:len(rec)] = rec
+    for at in (0, len(flash) // 2):
+        if version == 3 and flash[at] == Y.MAGIC:
+            reseal(flash, at, lambda b: b.__setitem__(slice(0, 1), bytes((3, Y.V2_SLOTS))))
     return flash
 
 
+@pytest.mark.parametrize("version", [2, 3])
 @pytest.mark.parametrize("board", ["cpx", "simulated"])
-def test_a_version_2_game_resumes_and_plays_on_as_the_firmware_before_did(board):
-    """The previous firmware's saved game, switched on under this one: it resumes where it
-    was and every press after says what that firmware said; its next save is this
-    firmware's (VERSION 3, its slots said), and a power cut then resumes it as it stood."""
-    after = Sim(players=4, board_name=board, nvm=express_v2(board))
+def test_a_game_saved_before_resumes_and_plays_on_as_the_firmware_before_did(board, version):
+    """The previous firmware's saved game (VERSION 2; and the same game as VERSION 3 of
+    19 slots, as a firmware before a house rule writes it), switched on under this one:
+    it resumes where it was and every press after says what that firmware said; its next
+    save is this firmware's (its slots said), and a power cut then resumes it as it stood."""
+    after = Sim(players=4, board_name=board, nvm=express(board, version))
     play(after, AFTER)
     assert lines(after) == AFTER_LINES
     saved = body(after)
