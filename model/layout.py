@@ -88,8 +88,8 @@ def table(field, boards=BOARDS):
 # bare numbers as indexes, op codes, console words and overlays. Host code uses these names.
 
 # The referee's state: Referee.S (bytearray), and B, its copy before the log. The slots
-# from HOUSE on hold house rules: a game's own, saved with it, kept by a new game at the
-# table (none yet; docs/develop.md's "Add a setting" adds one, S_SLOTS + 1)
+# from HOUSE on hold house rules, 0 the rules' own: a game's, saved with it, kept by a new
+# game at the table (none yet; docs/develop.md's "Add a setting" adds one, S_SLOTS + 1)
 S_SLOTS = 19
 PLAYERS = 0  # players (2..10)
 QM = 1  # seat of the Question Master
@@ -238,8 +238,8 @@ J_AT = 3  # where it starts
 J_TAIL = 4  # where a log's erased tail starts
 # A record: MAGIC | seq (2, big-endian) | length | body | Fletcher-16 (2) | 0x00. Its body
 # says how many state slots it holds: this firmware writes S_SLOTS and reads 19 (V2_SLOTS,
-# the slots before any house rule) to 255: slots it lacks keep the settings' values (a rule
-# added since), slots past S_SLOTS are dropped (a newer firmware's rules), and said
+# the slots before any house rule) to 255: slots it lacks are 0 (a rule added since: the
+# rules' own, as the game was played), slots past S_SLOTS are dropped (said if not 0)
 MAGIC = 0x51  # 'Q'
 R_SEQ = 1
 R_LEN = 3

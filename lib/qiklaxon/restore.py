@@ -5,7 +5,8 @@ has the format); its log is replayed through the rules themselves. A damaged or
 foreign store gives a new game and a message; a saved game whose players or finish
 differ from settings.toml goes on; the next new game takes the settings. A saved game
 goes on across an update (core.py's state gains a house rule's slot: the record says
-how many it holds) and, its newer house rules dropped and said, across a downgrade.
+how many it holds) and across a downgrade (a newer firmware's house rules dropped, and
+said).
 """
 
 import sys
@@ -158,8 +159,9 @@ def find(m, log):
 
 def load(r, data):
     """A saved game (a record's body) into ``r``: 0 if it is not a valid one, 2 if it held
-    state slots past this firmware's (a newer firmware's house rules: dropped, and said),
-    else 1. Slots it lacks (a rule added since it was saved) keep ``r``'s: the settings'."""
+    state slots past this firmware's that play a house rule (a newer firmware's: dropped,
+    and said), else 1. Slots it lacks (a rule added since it was saved) are 0: the rules'
+    own, as the game was played (its log replays so), whatever settings.toml now says."""
     if data and data[0] == _V2:  # VERSION 2: VERSION 3 with its V2_SLOTS slots unsaid
         data = bytes((_VERSION, _V2_SLOTS)) + data[1:]
     b = data[_BODY_NB] if len(data) > _BODY_NB else 0  # the record's state slots
@@ -168,6 +170,7 @@ def load(r, data):
     if b < _V2_SLOTS or k < 0 or k > _LOG_SIZE or data[0] != _VERSION:
         return 0
     B = r.B
+    B[:] = bytes(_S_SLOTS)
     B[:min(b, _S_SLOTS)] = data[_BODY_B:_BODY_B + min(b, _S_SLOTS)]
     n = B[_PLAYERS]
     c = B[_CHALLENGER]
@@ -187,7 +190,7 @@ def load(r, data):
     r.n = k
     if r.more(_OV_UNDO).replay(r, _ALL) < 0:
         return 0
-    if b > _S_SLOTS:
+    if any(data[_BODY_B + _S_SLOTS:q]):  # (0: a house rule at the rules' own)
         print("the saved game holds %d state slots, this firmware %d: a newer firmware's "
               "house rules are dropped, and the game goes on" % (b, _S_SLOTS))
         return 2
