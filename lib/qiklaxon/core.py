@@ -391,8 +391,9 @@ class Referee:
 
             0x51 'Q' | seq (2 bytes, big-endian) | length | body | Fletcher-16 (2) | 0x00
 
-        The body: version 2, ``B``, ``Q`` (little-endian), the log. ``j``: layout.py's J_
-        slots. A record whose check fails (a torn write) is ignored; the newest valid
+        The body: version 3, how many state slots follow (``S_SLOTS``), ``B``, ``Q``
+        (little-endian), the log (restore.py also reads version 2, the firmware's before:
+        no count, 19 slots). ``j``: layout.py's J_ slots. A record whose check fails (a torn write) is ignored; the newest valid
         one is the saved game. The final 0x00: a record never ends in erased-looking
         bytes. Two layouts, by how the port writes flash:
 
