@@ -49,6 +49,7 @@ _TURN = const(3)
 _CHALLENGER = const(4)
 _CHALLENGED = const(5)
 _DID = const(9)
+_HOUSE = const(19)
 _NONE = const(255)
 _ANSWERING = const(1)
 _REVEAL = const(2)
@@ -397,7 +398,7 @@ class Device:
                     # white fast (a game set up, when over or not begun)
                     s = b"\x00\x00\x17\x26\x04\x19\x23"[k]
                     if s == _GREEN | _FAST << 4 and (r.S[_PHASE] == _ENDED or not r.S[_PHASE]
-                                                     and not any(r.S[_DID:])):
+                                                     and not any(r.S[_DID:_HOUSE])):
                         s = _WHITE | _FAST << 4
                     f[_PV] = s
                     self.render()

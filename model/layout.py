@@ -87,7 +87,9 @@ def table(field, boards=BOARDS):
 # regen: edit here, never there). tests/test_names.py holds each block to it and forbids
 # bare numbers as indexes, op codes, console words and overlays. Host code uses these names.
 
-# The referee's state: Referee.S (bytearray), and B, its copy before the log
+# The referee's state: Referee.S (bytearray), and B, its copy before the log. The slots
+# from HOUSE on hold house rules, 0 the rules' own: a game's, saved with it, kept by a new
+# game at the table (none yet; docs/develop.md's "Add a setting" adds one, S_SLOTS + 1)
 S_SLOTS = 19
 PLAYERS = 0  # players (2..10)
 QM = 1  # seat of the Question Master
@@ -100,6 +102,7 @@ FINISH = 7  # 7, 8: the square that ends the game, big-endian (0: the QM ends it
 FINISH_LO = 8
 DID = 9  # 9 + seat: what each seat did this question (below)
 SEATS = 10  # seats at most (Referee.P, Q: each seat's square)
+HOUSE = DID + SEATS  # the first house rule's slot
 NONE = 255  # no seat, no roll, no sound, a button up
 # Phases (S[PHASE])
 BETWEEN = 0  # between questions
@@ -233,16 +236,22 @@ J_LOG = 1  # its layout: True an append log, False ping-pong
 J_SEQ = 2  # seq of the newest record (-1: none)
 J_AT = 3  # where it starts
 J_TAIL = 4  # where a log's erased tail starts
-# A record: MAGIC | seq (2, big-endian) | length | body | Fletcher-16 (2) | 0x00
+# A record: MAGIC | seq (2, big-endian) | length | body | Fletcher-16 (2) | 0x00. Its body
+# says how many state slots it holds: this firmware writes S_SLOTS and reads 19 (V2_SLOTS,
+# the slots before any house rule) to 255: slots it lacks are 0 (a rule added since: the
+# rules' own, as the game was played), slots past S_SLOTS are dropped (said if not 0)
 MAGIC = 0x51  # 'Q'
 R_SEQ = 1
 R_LEN = 3
-R_BODY = 4  # the body: VERSION, B, Q (little-endian), the log
+R_BODY = 4  # the body: VERSION, nB, B (nB slots), Q (little-endian), the log
 R_MORE = 7  # a record's bytes besides its body
-VERSION = 2
-BODY_B = 1
-BODY_Q = 20
-BODY_LOG = 40
+VERSION = 3
+BODY_NB = 1  # nB: how many state slots it holds
+BODY_B = 2
+BODY_Q = BODY_B + S_SLOTS  # (where this firmware writes them)
+BODY_LOG = BODY_Q + 2 * SEATS
+V2 = 2  # VERSION 2 (every board before 3): VERSION | B (V2_SLOTS) | Q | the log; it loads
+V2_SLOTS = 19
 
 # The Device's parts (Device.p): hardware/device.py's _K ... and f, t
 K = 0  # the Klaxon's adafruit_debouncer.Debouncer

@@ -153,6 +153,12 @@ def _version(v):
     return edit
 
 
+def _slots(n):
+    def edit(body):
+        body[Y.BODY_NB] = n
+    return edit
+
+
 def _log_of(n):
     """The log made ``n`` bytes of 4-player questions everyone passed (ask, pass, pass,
     pass), the last question answered by the QM's left then passed."""
@@ -163,8 +169,12 @@ def _log_of(n):
 
 
 NOT_A_GAME = {
-    "an older version": _version(Y.VERSION - 1),
+    "an older version": _version(Y.V2 - 1),  # (2 loads: test_keep_saves_across_updates.py)
     "a newer version": _version(Y.VERSION + 1),
+    "no state slots": _slots(0),
+    "fewer state slots than any version held": _slots(Y.V2_SLOTS - 1),
+    "more state slots than the body holds": _slots(Y.BODY_LOG - Y.BODY_B + 1),
+    "255 state slots": _slots(255),
     "a body too short for a game": lambda body: body.__delitem__(slice(Y.BODY_LOG - 1, None)),
     "a log longer than the log": _log_of(Y.LOG_SIZE + 1),
     "one player": _set(Y.PLAYERS, 1),

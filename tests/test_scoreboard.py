@@ -413,7 +413,7 @@ def test_a_state_line_that_lost_or_changed_a_digit_is_not_taken_and_the_board_is
 def test_a_fault_shows_purple_and_its_end_asks_again():
     board = scoreboard.Scoreboard()
     board.feed("state " + " ".join(str(x) for x in [4, 0, 0, 255, 255, 255, 255, 0, 0] +
-                                   [0] * 10 + [0] * 7 + [0, 0, 0, 0] + [4 + 4 * 255]))
+                                   [0] * (L.S_SLOTS - L.DID) + [0] * 7 + [0, 0, 0, 0] + [4 + 4 * 255]))
     assert board.synced and not board.need
     board.feed("fault: the referee failed: MemoryError()")
     px, scene = board.ring(0)
@@ -430,7 +430,7 @@ def test_a_word_it_does_not_follow_asks_rather_than_guesses(monkeypatch):
     no sound, nothing changed, and the page asks the board where the game is now."""
     board = scoreboard.Scoreboard()
     board.feed("state " + " ".join(str(x) for x in [4, 0, 0, 255, 255, 255, 255, 0, 0] +
-                                   [0] * 10 + [0] * 7 + [0, 0, 0, 0] + [4 + 4 * 255]))
+                                   [0] * (L.S_SLOTS - L.DID) + [0] * 7 + [0, 0, 0, 0] + [4 + 4 * 255]))
     before = board.table()
     monkeypatch.setitem(E._WORDS, "newword", "newword")
     assert board.feed("newword") == ("newword", {}, None)

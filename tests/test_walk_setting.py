@@ -1,7 +1,10 @@
 """docs/develop.md's "Add a setting" walk, done as written: in a copy of the repository
 its patch is applied and its commands run (regen, the sim with a settings file and a
 script, the walk's tests), and a right answer then goes the setting's squares forward
-on the simulated board. The walk cannot drift from what the repository takes."""
+on the simulated board; the walk's own tests hold that the rule is saved with the game,
+that a game saved before it (the previous firmware's record too) plays on as it was
+played, and that the scoreboard follows it. The walk cannot drift from what the
+repository takes."""
 
 import hashlib
 import os
@@ -62,6 +65,11 @@ def test_the_add_a_setting_walk_works_as_written(tmp_path):
     assert sorted(files) == ["lib/qiklaxon/core.py", "lib/qiklaxon/restore.py",
                              "model/layout.py", "tests/README.md", "tests/test_right_squares.py"]
     assert "Five files edited" in section  # what the walk says it takes
+    for test in ("test_a_right_answer_goes_the_settings_squares_forward",  # it plays;
+                 "test_the_rule_is_saved_with_the_game_and_a_new_game_keeps_it",  # saved;
+                 "test_a_game_saved_before_the_rule_plays_on_as_it_was_played",  # 19 slots;
+                 "test_the_scoreboard_follows_it_from_the_boards_state_line"):  # followed
+        assert "+def %s(" % test in patch, test  # (the walk's tests: run below, with -x)
     _copy(str(tmp_path))
     env = dict(os.environ)
     env.pop("PYTEST_XDIST_WORKER", None)

@@ -46,6 +46,7 @@ _FINISH = const(7)
 _FINISH_LO = const(8)
 _DID = const(9)
 _SEATS = const(10)
+_HOUSE = const(19)
 _NONE = const(255)
 _BETWEEN = const(0)
 _ANSWERING = const(1)
@@ -146,7 +147,7 @@ class Referee:
     def __init__(self, n, q=0, f=0, dice=None):
         # (one letter each: an attribute's name is interned on the Express, where longer
         # names measured +70 B of a whole game's heap, 14.48 of 14.5 KB: docs/develop.md)
-        self.S = bytearray(_S_SLOTS)  # the state: layout.py's slots PLAYERS .. DID
+        self.S = bytearray(_S_SLOTS)  # the state: layout.py's slots PLAYERS .. DID, HOUSE ..
         self.P = array("h", [0] * _SEATS)  # each seat's position
         self.B = bytearray(_S_SLOTS)  # the state and ...
         self.Q = array("h", [0] * _SEATS)  # ... the positions the log replays from (undo)
@@ -231,7 +232,7 @@ class Referee:
         question (a new game: ``a`` players, ``b`` the first QM, ``c``, ``d`` the finish)."""
         S = self.S
         if (S[_PHASE] == _ENDED or op == _OP_NEW and not S[_PHASE] and not any(
-                S[_DID:])) != (op == _OP_NEW):
+                S[_DID:_HOUSE])) != (op == _OP_NEW):
             return _NOT_NOW
         if op == _OP_NEW and not (2 <= a <= _SEATS and b < a):
             return _BAD_ARG
@@ -239,7 +240,7 @@ class Referee:
         S[_PHASE] = _ENDED
         S[_TURN] = _NONE
         if op == _OP_NEW:
-            for w in range(_S_SLOTS):
+            for w in range(_HOUSE):  # (the house rules' slots: the game's, kept)
                 S[w] = 0
                 if w < _SEATS:
                     self.P[w] = 0
@@ -265,7 +266,7 @@ class Referee:
             if s == qm:
                 S[_TURN] = _NONE
                 S[_PHASE] = _REVEAL
-                if S.find(b"\x01", _DID) < 0:  # everyone passed: over, the dice pass left
+                if S.find(b"\x01", _DID, _HOUSE) < 0:  # all passed: over, the dice pass left
                     S[_QM] = (qm + 1) % n
                     S[_PHASE] = _BETWEEN
                 break
@@ -320,7 +321,7 @@ class Referee:
         m = u[_WHAT]
         if not k:  # the Klaxon
             k = self.act(_OP_KLAXON)
-            if k == _NO_QUESTION and not any(S[_DID:]):  # no question yet: a try
+            if k == _NO_QUESTION and not any(S[_DID:_HOUSE]):  # no question yet: a try
                 return _TRY
             if k:
                 self.out(_W_REFUSED, k)
@@ -335,7 +336,7 @@ class Referee:
             if u[_RIGHT] | u[_WRONG]:  # a reveal taken back: then its last mark
                 self.more(_OV_REVEAL).key(self, k)
             k = _UNDONE
-        elif k == _KEY_B_2S and m < _NEW_PLAYERS and ph != _ENDED and (ph or any(S[_DID:])):
+        elif k == _KEY_B_2S and m < _NEW_PLAYERS and ph != _ENDED and (ph or any(S[_DID:_HOUSE])):
             u[_WHAT] = 0  # the end
             self.act(_OP_END)
             self.out(_W_END)
@@ -407,8 +408,9 @@ class Referee:
 
             0x51 'Q' | seq (2 bytes, big-endian) | length | body | Fletcher-16 (2) | 0x00
 
-        The body: version 2, ``B``, ``Q`` (little-endian), the log. ``j``: layout.py's J_
-        slots. A record whose check fails (a torn write) is ignored; the newest valid
+        The body: version 3, how many state slots follow (``S_SLOTS``), ``B``, ``Q``
+        (little-endian), the log (restore.py also reads version 2, the firmware's before:
+        no count, 19 slots). ``j``: layout.py's J_ slots. A record whose check fails (a torn write) is ignored; the newest valid
         one is the saved game. The final 0x00: a record never ends in erased-looking
         bytes. Two layouts, by how the port writes flash:
 

@@ -3,7 +3,10 @@
 The newest valid record in ``microcontroller.nvm`` (core.py's ``Referee.save``
 has the format); its log is replayed through the rules themselves. A damaged or
 foreign store gives a new game and a message; a saved game whose players or finish
-differ from settings.toml goes on; the next new game takes the settings.
+differ from settings.toml goes on; the next new game takes the settings. A saved game
+goes on across an update (core.py's state gains a house rule's slot: the record says
+how many it holds) and across a downgrade (a newer firmware's house rules dropped, and
+said).
 """
 
 import sys
@@ -14,6 +17,7 @@ if __debug__:  # CPython needs const; the Express's mpy-cross -O3 drops this imp
     from micropython import const
 
 # names: made by tools/gen/consts.py from model/layout.py (python3 tools/dev.py regen)
+_S_SLOTS = const(19)
 _PLAYERS = const(0)
 _QM = const(1)
 _PHASE = const(2)
@@ -40,10 +44,11 @@ _R_SEQ = const(1)
 _R_LEN = const(3)
 _R_BODY = const(4)
 _R_MORE = const(7)
-_VERSION = const(2)
-_BODY_B = const(1)
-_BODY_Q = const(20)
-_BODY_LOG = const(40)
+_VERSION = const(3)
+_BODY_NB = const(1)
+_BODY_B = const(2)
+_V2 = const(2)
+_V2_SLOTS = const(19)
 _R = const(1)
 _BUT = const(2)
 _FLAGS = const(11)
@@ -71,11 +76,9 @@ def restore(p):
     r = None
     if p[_BUT]:
         from qiklaxon.core import Referee
-
         dice = p[_GAME_DICE]
         if dice is None:
             import random
-
             dice = random.randint
         r = Referee(n, p[_GAME_QM], fin, dice)
         saved = None
@@ -98,8 +101,9 @@ def restore(p):
             try:
                 ok = load(r, saved)
             except Exception:  # whatever a record that checks can hold: it is not a game
-                ok = False
+                ok = 0
             if ok:
+                f[_FL] |= (ok - 1) * _PURPLE  # 2: a newer firmware's rules dropped (load said)
                 r.more(_OV_UNDO).reset(r)
                 S = r.S
                 if S[_PLAYERS] != n or S[_FINISH] << 8 | S[_FINISH_LO] != fin:
@@ -154,12 +158,20 @@ def find(m, log):
 
 
 def load(r, data):
-    """A saved game (a record's body) into ``r``; False if it is not a valid one."""
-    k = len(data) - _BODY_LOG  # the log's length
-    if k < 0 or k > _LOG_SIZE or data[0] != _VERSION:
-        return False
+    """A saved game (a record's body) into ``r``: 0 if it is not a valid one, 2 if it held
+    state slots past this firmware's that play a house rule (a newer firmware's: dropped,
+    and said), else 1. Slots it lacks (a rule added since it was saved) are 0: the rules'
+    own, as the game was played (its log replays so), whatever settings.toml now says."""
+    if data and data[0] == _V2:  # VERSION 2: VERSION 3 with its V2_SLOTS slots unsaid
+        data = bytes((_VERSION, _V2_SLOTS)) + data[1:]
+    b = data[_BODY_NB] if len(data) > _BODY_NB else 0  # the record's state slots
+    q = _BODY_B + b  # where its Q starts
+    k = len(data) - q - 2 * _SEATS  # the log's length
+    if b < _V2_SLOTS or k < 0 or k > _LOG_SIZE or data[0] != _VERSION:
+        return 0
     B = r.B
-    B[:] = data[_BODY_B:_BODY_Q]
+    B[:] = bytes(_S_SLOTS)
+    B[:min(b, _S_SLOTS)] = data[_BODY_B:_BODY_B + min(b, _S_SLOTS)]
     n = B[_PLAYERS]
     c = B[_CHALLENGER]
     d = B[_CHALLENGED]
@@ -168,12 +180,18 @@ def load(r, data):
     if not 2 <= n <= _SEATS or B[_QM] >= n or B[_PHASE] % 3 or B[_TURN] != _NONE or (
             215 < B[_ROLL] < _NONE) or (B[_FINISH] << 8 | B[_FINISH_LO]) > 9999 or (
             c & d != _NONE and (c >= n or d >= n or c == d)):
-        return False
+        return 0
     for s in range(_SEATS):
-        v = data[_BODY_Q + 2 * s] | data[(_BODY_Q + 1) + 2 * s] << 8
+        v = data[q + 2 * s] | data[q + 1 + 2 * s] << 8
         r.Q[s] = v - 65536 if v > 32767 else v
         if B[_DID + s] > _PASSED or s >= n and (B[_DID + s] or v):
-            return False
-    r.L[:k] = data[_BODY_LOG:]
+            return 0
+    r.L[:k] = data[q + 2 * _SEATS:]
     r.n = k
-    return r.more(_OV_UNDO).replay(r, _ALL) >= 0
+    if r.more(_OV_UNDO).replay(r, _ALL) < 0:
+        return 0
+    if any(data[_BODY_B + _S_SLOTS:q]):  # (0: a house rule at the rules' own)
+        print("the saved game holds %d state slots, this firmware %d: a newer firmware's "
+              "house rules are dropped, and the game goes on" % (b, _S_SLOTS))
+        return 2
+    return 1

@@ -10,6 +10,7 @@ if __debug__:  # CPython needs const; the Express's mpy-cross -O3 drops this imp
     from micropython import const
 
 # names: made by tools/gen/consts.py from model/layout.py (python3 tools/dev.py regen)
+_S_SLOTS = const(19)
 _J_NVM = const(0)
 _J_LOG = const(1)
 _J_SEQ = const(2)
@@ -20,10 +21,11 @@ _R_SEQ = const(1)
 _R_LEN = const(3)
 _R_BODY = const(4)
 _R_MORE = const(7)
-_VERSION = const(2)
-_BODY_B = const(1)
-_BODY_Q = const(20)
-_BODY_LOG = const(40)
+_VERSION = const(3)
+_BODY_NB = const(1)
+_BODY_B = const(2)
+_BODY_Q = const(21)
+_BODY_LOG = const(41)
 # (end of the names)
 
 
@@ -58,6 +60,7 @@ def record(r, q):
     d[_R_SEQ + 1] = q & 255
     d[_R_LEN] = n
     d[_R_BODY] = _VERSION
+    d[_R_BODY + _BODY_NB] = _S_SLOTS  # the state's slots, then the state
     d[_R_BODY + _BODY_B:_R_BODY + _BODY_Q] = r.B
     # each seat's square, 2 bytes little-endian: an array('h')'s own bytes on every port
     # (Cortex-M, RP2040, x86 and WebAssembly are little-endian)
