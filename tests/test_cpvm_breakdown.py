@@ -26,3 +26,22 @@ def test_the_heap_breakdown_runs_and_names_each_start_up_step():
         assert step in parts, step
     assert all(isinstance(n, int) for _, n, _ in rows)
     assert sum(n for what, n, _ in rows if what != "stand-ins") < 14 * 1024  # the firmware's
+
+
+def test_where_names_the_allocation_that_runs_out_first_below_each_layouts_need():
+    """``cpvm.py --where`` (docs/develop.md: how a split is measured): one step below a
+    layout's need, the run fails, and the console says which allocation failed."""
+    rows = cpvm.where("budget", pads=cpvm.QUICK_LAYOUTS[:2])
+    assert [pad for pad, _, _ in rows] == list(cpvm.QUICK_LAYOUTS[:2])
+    for pad, need, line in rows:
+        assert 8 * 1024 < need < 14 * 1024, (pad, need)
+        assert "MemoryError" in line or "lucky" in line, (pad, line)
+
+
+def test_where_with_a_bad_argument_says_how_and_exits_2():
+    import subprocess
+    import sys
+
+    r = subprocess.run([sys.executable, os.path.join(cpvm.ROOT, "tools", "lanes", "cpvm.py"),
+                        "--where", "everything"], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2 and r.stdout.startswith("usage: cpvm.py --where"), r

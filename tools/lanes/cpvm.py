@@ -1050,7 +1050,39 @@ def express_names(drive=None, steps=None, end_ms=None):
             "pico_rom": pico is not None, "listed": listed}
 
 
+def where(name="budget", variant=VARIANTS[0], pads=QUICK_LAYOUTS, step=64):
+    """What runs out first: for scenario ``name`` ("budget": start-up and a Klaxon; "game"),
+    in each layout, the need (as ``Drive.need`` finds it) and the console's last line one
+    ``step`` below it (the allocation that failed, and where). [(layout, need, line)]."""
+    import scenario
+
+    script, end = {"budget": (scenario.BUDGET, 3500),
+                   "game": (scenario.GAME, scenario.GAME_MS)}[name]
+    steps = scenario.taps(script)
+    out = []
+    d = Drive("cpx")
+    try:
+        expect = d.run(steps, end)[0]
+        for pad in pads:
+            used = d._need_one(steps, end, expect, pad, step, None, variant, ())[1]
+            h = d.heap_for(used - step, steps, pad, variant)
+            lines = d.run(steps, end, heap=h, pad=pad, variant=variant)[0]
+            wrong = [x for x in lines if x not in expect] or ["(it plays: a lucky size)"]
+            out.append((pad, used, wrong[-1]))
+    finally:
+        d.close()
+    return out
+
+
 if __name__ == "__main__":
+    if sys.argv[1:2] == ["--where"]:  # cpvm.py --where [budget|game] [variant's name]
+        args = sys.argv[2:] + ["budget", "lane"][len(sys.argv[2:]):]
+        if args[0] not in ("budget", "game") or args[1] not in VARIANT:
+            print("usage: cpvm.py --where [budget|game] [%s]" % "|".join(VARIANT))
+            sys.exit(2)
+        for pad, used, line in where(args[0], VARIANT[args[1]]):
+            print("layout %s: needs %d B; 64 B less: %s" % (pad, used, line))
+        sys.exit(0)
     r = express_names()
     for k, v in r["listed"].items():
         print("%s (%d): %s" % (k, len(v), " ".join(v)))
