@@ -48,6 +48,42 @@ def test_paths_are_the_callers_not_the_repos(tmp_path, tool):
     assert '"positions": [0, 0, 0, 0, 0]' in r.stdout.splitlines()[-1]  # my.toml was read
 
 
+# ------------------------------------------------------------ --nvm: a power cut between runs
+RIGHT = "1000 down b\n1080 up b\n2000 down a\n2080 up a\n3000 down a\n3080 up a\n"
+
+
+@pytest.mark.parametrize("board", ["simulated", "cpx", "pico"])
+def test_a_game_kept_in_an_nvm_file_resumes_in_the_next_run(tmp_path, board):
+    """--nvm FILE: the board's flash, written as the run ends (its power cut), read at the
+    next power-on: the game a right answer moved goes on there, on each build's flash."""
+    (tmp_path / "right.txt").write_text(RIGHT)
+    (tmp_path / "ask.txt").write_text("500 down b\n580 up b\n")
+    first = run(["--board", board, "--players", "2", "--script", "right.txt", "--nvm", "g.nvm",
+                 "--wav", ""], cwd=tmp_path)
+    assert first.returncode == 0, first.stderr
+    assert json.loads(first.stdout.splitlines()[-1])["positions"] == [0, 3]
+    again = run(["--board", board, "--players", "2", "--script", "ask.txt", "--nvm", "g.nvm",
+                 "--wav", ""], cwd=tmp_path)
+    events = [json.loads(x) for x in again.stdout.splitlines()]
+    assert again.returncode == 0 and events[0]["event"] == "resumed", again.stdout
+    assert events[0]["positions"] == [0, 3] and events[-1]["phase"] == "answering"
+    fresh = run(["--board", board, "--players", "2", "--script", "ask.txt", "--wav", ""],
+                cwd=tmp_path)  # (without the file: a new game)
+    assert json.loads(fresh.stdout.splitlines()[0])["event"] == "new_game"
+
+
+def test_an_nvm_file_of_another_size_or_a_folder_exits_2_and_is_left_alone(tmp_path):
+    (tmp_path / "right.txt").write_text(RIGHT)
+    (tmp_path / "small.nvm").write_bytes(b"\xff" * 256)  # an Express's flash
+    r = run(["--script", "right.txt", "--nvm", "small.nvm"], cwd=tmp_path)
+    assert r.returncode == 2 and no_traceback(r) and r.stdout == ""
+    assert r.stderr.startswith("sim: --nvm ") and "256 bytes" in r.stderr
+    assert (tmp_path / "small.nvm").read_bytes() == b"\xff" * 256
+    (tmp_path / "dir").mkdir()
+    r = run(["--script", "right.txt", "--nvm", "dir"], cwd=tmp_path)
+    assert r.returncode == 2 and no_traceback(r) and "is a folder" in r.stderr
+
+
 # ------------------------------------------------------------ bad flags, bad paths
 def test_a_wav_in_a_folder_that_is_not_there_exits_2_and_makes_nothing(tmp_path):
     (tmp_path / "game.txt").write_text(TAPS)

@@ -87,6 +87,12 @@ def test_the_add_a_setting_walk_works_as_written(tmp_path):
     assert reveal and '"positions": [0, 5]' in reveal[0], (
         "with QK_RIGHT_SQUARES = 5 a right answer did not go 5 squares forward: %s" % reveal)
     assert '"positions": [0, 5]' in section  # what the walk says the sim shows
+    # the power cut (--nvm): the saved game resumes with its own rule, settings.toml at 3
+    resumed = [line for line in said.splitlines() if '"event": "resumed"' in line]
+    assert resumed and '"positions": [0, 5]' in resumed[0], said
+    assert len(reveal) == 2 and '"positions": [5, 5]' in reveal[1], (
+        "the saved game did not keep QK_RIGHT_SQUARES = 5 after the power cut: %s" % reveal)
+    assert '"positions": [5, 5]' in section and '"event": "resumed"' in section
     with open(tmp_path / "lib" / "qiklaxon" / "restore.py") as f:
         assert "_QK_RIGHT_SQUARES = const(21)" in f.read()  # as the walk says regen writes
     for rel in ("README.md", "settings.example.toml", "hardware/settings.py"):

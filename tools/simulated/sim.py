@@ -40,7 +40,8 @@ import wave
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import paths  # noqa: E402  (tools/paths.py: every group of tools/ on the path)
 
-from harness import COLOUR_NAMES, PALETTE, PROFILE_NAMES, ROOT, Sim, layout, simclock  # noqa: E402
+from harness import COLOUR_NAMES, NVM_CHIPS, PALETTE, PROFILE_NAMES, ROOT, Sim, layout, simclock  # noqa: E402
+from flashsim import FlashSim  # noqa: E402
 
 import _audioout  # noqa: E402
 import events as E  # noqa: E402
@@ -188,9 +189,21 @@ def write_wav(sim, path):
 
 def make_sim(args, seed=1):
     """The simulated board; ``seed``: its dice (a real board's come from its own noise)."""
+    nvm = None
+    if getattr(args, "nvm_bytes", None) is not None:  # --nvm: the board's flash as it was left
+        nvm = FlashSim(NVM_CHIPS[args.board])
+        nvm.mem[:] = args.nvm_bytes
     return Sim(players=args.players, qm=args.qm, klaxon_only=args.klaxon_only,
                board_name=args.board, settings=args.settings_text, coarse=True,
-               seed=args.seed if args.seed is not None else seed)
+               seed=args.seed if args.seed is not None else seed, nvm=nvm)
+
+
+def keep_nvm(sim, args):
+    """--nvm: the board's flash into the file as the run leaves it (the power cut at its
+    end), so the next run with the same file resumes the saved game."""
+    if args.nvm and sim is not None and sim.device is not None:
+        with open(args.nvm, "wb") as f:
+            f.write(bytes(sim.nvm.mem))
 
 
 def _settings_text(path):
@@ -269,6 +282,23 @@ def check_args(args):
             args.script_file = open(args.script, "rb")
         except OSError as e:
             raise UsageError("--script %s: %s" % (args.script, e.strerror or e))
+    args.nvm_bytes = None
+    if args.nvm is not None:
+        args.nvm = os.path.abspath(args.nvm)
+        folder = os.path.dirname(args.nvm)
+        size = len(FlashSim(NVM_CHIPS[args.board]))
+        if os.path.isdir(args.nvm):
+            raise UsageError("--nvm %s: is a folder; name a file in it" % args.nvm)
+        if not os.path.isdir(folder) or not os.access(folder, os.W_OK) or (
+                os.path.exists(args.nvm) and not os.access(args.nvm, os.W_OK)):
+            raise UsageError("--nvm %s: cannot write there" % args.nvm)
+        if os.path.exists(args.nvm):
+            with open(args.nvm, "rb") as f:
+                args.nvm_bytes = f.read(size + 1)
+            if len(args.nvm_bytes) != size:
+                raise UsageError("--nvm %s: holds %d bytes, not the %d of a %s's flash (another "
+                                 "board's? name a new file to start afresh)" % (
+                                     args.nvm, len(args.nvm_bytes), size, args.board))
     if args.wav is None:  # the default: out/ in the repo, made if need be
         args.wav = os.path.join(ROOT, "out", "klaxon-sim.wav")
         args.wav_folder = os.path.dirname(args.wav)
@@ -681,6 +711,10 @@ def main(argv=None):
                         "(no console, no game state): play it with the table card")
     p.add_argument("--settings", default=None,
                    help="settings file (default: settings.toml beside code.py, if any)")
+    p.add_argument("--nvm", default=None, metavar="FILE",
+                   help="the board's flash, where it saves the game: read at power-on if FILE "
+                   "exists, written when the run ends (a power cut), so the next run with it "
+                   "resumes the game")
     p.add_argument("--seed", type=int, default=None,
                    help="the dice's seed (default: new each run in a terminal, 1 with --script "
                         "or without a terminal, so a script replays the same game)")
@@ -744,6 +778,11 @@ def main(argv=None):
     except (OSError, ValueError) as e:
         print("sim: %s" % e, file=sys.stderr)
         return 2
+    finally:
+        try:
+            keep_nvm(sim, args)
+        except OSError as e:
+            print("sim: --nvm %s: %s" % (args.nvm, e.strerror or e), file=sys.stderr)
 
 
 if __name__ == "__main__":
