@@ -149,6 +149,15 @@ def test_the_script_is_read_a_line_at_a_time_with_a_line_length_cap(tmp_path):
     assert r.returncode == 2 and "line 2 is not UTF-8" in r.stderr and no_traceback(r)
 
 
+def test_a_script_saved_with_a_byte_order_mark_plays_as_without_it(tmp_path):
+    """Notepad's UTF-8 starts the file with a byte order mark: the script plays the same."""
+    (tmp_path / "bom.txt").write_bytes(b"\xef\xbb\xbf" + TAPS.encode())
+    (tmp_path / "plain.txt").write_text(TAPS)
+    a = run(["--script", "bom.txt", "--wav", ""], cwd=tmp_path)
+    b = run(["--script", "plain.txt", "--wav", ""], cwd=tmp_path)
+    assert a.returncode == 0 and a.stdout == b.stdout, a.stderr
+
+
 def test_read_script_never_reads_more_than_a_capped_line_at_once():
     class Endless:
         reads = []

@@ -102,8 +102,7 @@ def restore(p):
                 ok = load(r, saved)
             except Exception:  # whatever a record that checks can hold: it is not a game
                 ok = 0
-            if ok:
-                f[_FL] |= (ok - 1) * _PURPLE  # 2: a newer firmware's rules dropped (load said)
+            if ok == 1:
                 r.more(_OV_UNDO).reset(r)
                 S = r.S
                 if S[_PLAYERS] != n or S[_FINISH] << 8 | S[_FINISH_LO] != fin:
@@ -112,7 +111,8 @@ def restore(p):
                           "QK_FINISH (its players are set at the table)"
                           % (n, fin, S[_PLAYERS], S[_FINISH] << 8 | S[_FINISH_LO]))
             else:
-                print("the saved game is damaged: a new game starts")
+                if not ok:  # (2: a newer firmware's game, said)
+                    print("the saved game is damaged: a new game starts")
                 f[_FL] = _PURPLE  # purple flashes: look at the console
                 saved = None
                 j = r.j
@@ -158,10 +158,11 @@ def find(m, log):
 
 
 def load(r, data):
-    """A saved game (a record's body) into ``r``: 0 if it is not a valid one, 2 if it held
-    state slots past this firmware's that play a house rule (a newer firmware's: dropped,
-    and said), else 1. Slots it lacks (a rule added since it was saved) are 0: the rules'
-    own, as the game was played (its log replays so), whatever settings.toml now says."""
+    """A saved game (a record's body) into ``r``: True, else False if it is not a valid
+    one, or 2 (said) if it holds state slots past this firmware's that play a house rule
+    (a newer firmware's: this one cannot replay its log as it was played). Slots it lacks
+    (a rule added since it was saved) are 0: the rules' own, as the game was played (its
+    log replays so), whatever settings.toml now says; extra slots at 0 are dropped."""
     if data and data[0] == _V2:  # VERSION 2: VERSION 3 with its V2_SLOTS slots unsaid
         data = bytes((_VERSION, _V2_SLOTS)) + data[1:]
     b = data[_BODY_NB] if len(data) > _BODY_NB else 0  # the record's state slots
@@ -186,12 +187,12 @@ def load(r, data):
         r.Q[s] = v - 65536 if v > 32767 else v
         if B[_DID + s] > _PASSED or s >= n and (B[_DID + s] or v):
             return 0
+    if any(data[_BODY_B + _S_SLOTS:q]):  # (0: a house rule at the rules' own)
+        # its log replays only by rules this firmware lacks: played on, it would rescore
+        print("the saved game holds %d state slots, this firmware %d: it was played with a "
+              "newer firmware's house rules, which this one cannot replay; a new game starts "
+              "(put that firmware back before playing on, to keep the game)" % (b, _S_SLOTS))
+        return 2
     r.L[:k] = data[q + 2 * _SEATS:]
     r.n = k
-    if r.more(_OV_UNDO).replay(r, _ALL) < 0:
-        return 0
-    if any(data[_BODY_B + _S_SLOTS:q]):  # (0: a house rule at the rules' own)
-        print("the saved game holds %d state slots, this firmware %d: a newer firmware's "
-              "house rules are dropped, and the game goes on" % (b, _S_SLOTS))
-        return 2
-    return 1
+    return r.more(_OV_UNDO).replay(r, _ALL) >= 0

@@ -1075,11 +1075,19 @@ def where(name="budget", variant=VARIANTS[0], pads=QUICK_LAYOUTS, step=64):
 
 
 if __name__ == "__main__":
-    if sys.argv[1:2] == ["--where"]:  # cpvm.py --where [budget|game] [variant's name]
-        args = sys.argv[2:] + ["budget", "lane"][len(sys.argv[2:]):]
-        if args[0] not in ("budget", "game") or args[1] not in VARIANT:
-            print("usage: cpvm.py --where [budget|game] [%s]" % "|".join(VARIANT))
-            sys.exit(2)
+    import argparse
+
+    ap = argparse.ArgumentParser(prog="cpvm.py", description="The Express firmware on "
+                                 "CircuitPython 10's unix VM: its names for a whole game (the "
+                                 "default), or --where the heap runs out first.")
+    ap.add_argument("--where", nargs="*", metavar="WHAT", help="[budget|game] [variant: %s]: "
+                    "each quick layout's need and the allocation that failed 64 B below it"
+                    % ", ".join(VARIANT))
+    a = ap.parse_args()
+    if a.where is not None:
+        args = a.where + ["budget", "lane"][len(a.where):]
+        if len(args) > 2 or args[0] not in ("budget", "game") or args[1] not in VARIANT:
+            ap.error("--where [budget|game] [%s]" % "|".join(VARIANT))
         for pad, used, line in where(args[0], VARIANT[args[1]]):
             print("layout %s: needs %d B; 64 B less: %s" % (pad, used, line))
         sys.exit(0)

@@ -108,6 +108,8 @@ def read_script(f):
                 raw = raw.decode("utf-8")
             except UnicodeDecodeError:
                 raise ScriptError("line %d is not UTF-8 text: not a pin script" % n)
+        if n == 1 and raw[:1] == "\ufeff":  # a byte order mark (Notepad's UTF-8): not text
+            raw = raw[1:]
         line = raw.split("#", 1)[0].strip()
         if not line:
             continue
