@@ -461,6 +461,9 @@ def main(argv=None):
                    "where it writes its wall time when it ends, before the rows that time a "
                    "browser")
     p.add_argument("--presses", type=int, default=10_000)
+    p.add_argument("--suite", action="store_true",
+                   help="the full run: also run the host suite and the browser lane to time them "
+                   "(info rows, which the test command reports anyway)")
     p.add_argument("--mutants", action="store_true",
                    help="the full run: also run every mutant when the last full run is not of "
                    "this code (about an hour on 2 cores; without it the row reports that run)")
@@ -680,7 +683,7 @@ def main(argv=None):
         ", ".join("%s %.0f KB" % (k, n / 1024) for k, n in sorted(d.items())),
         max(d.values()) <= 200 * 1024)
     suite = args.suite_seconds
-    if suite is None and not args.quick:  # as the test command runs them (tools/dev.py)
+    if suite is None and args.suite:  # as the test command runs them (tools/dev.py)
         pytest = [os.path.join(os.path.dirname(sys.executable), "pytest"), "-q", "-p",
                   "no:cacheprovider"]
         t = time.monotonic()
@@ -691,6 +694,10 @@ def main(argv=None):
     if suite is not None:  # machines are noisy: reported, never a gate
         row("host test suite wall time (%d cores, load %.1f)" % (os.cpu_count(), os.getloadavg()[0]),
             "(info: ~60 s quiet)", "%.1f s" % suite, None)
+    elif not args.quick:
+        row("host test suite wall time", "(info)", "the test command's row (python3 "
+            "tools/dev.py test), or bench --suite: runs the suite and the browser lane "
+            "again only to time them", None)
     if lane is not None:
         row("  the browser lane's wall time (tests/test_web.py, a real Chromium)", "(info)",
             "%.1f s" % lane, None)
