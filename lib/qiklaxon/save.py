@@ -60,6 +60,13 @@ def record(r, q):
     d[_R_SEQ + 1] = q & 255
     d[_R_LEN] = n
     d[_R_BODY] = _VERSION
+    data(d, r, n)
+    return d
+
+
+def data(d, r, n):
+    """The body of record ``d`` from Referee ``r`` (``n`` bytes), and its check. (Apart
+    from ``record``, as ``record`` is from ``save``: shorter runs of heap blocks.)"""
     d[_R_BODY + _BODY_NB] = _S_SLOTS  # the state's slots, then the state
     d[_R_BODY + _BODY_B:_R_BODY + _BODY_Q] = r.B
     # each seat's square, 2 bytes little-endian: an array('h')'s own bytes on every port
@@ -69,4 +76,3 @@ def record(r, q):
     i = check(d, n + _R_BODY)  # the check follows the body
     d[n + _R_BODY] = i >> 8
     d[n + (_R_BODY + 1)] = i & 255
-    return d
