@@ -695,9 +695,8 @@ def main(argv=None):
         row("host test suite wall time (%d cores, load %.1f)" % (os.cpu_count(), os.getloadavg()[0]),
             "(info: ~60 s quiet)", "%.1f s" % suite, None)
     elif not args.quick:
-        row("host test suite wall time", "(info)", "the test command's row (python3 "
-            "tools/dev.py test), or bench --suite: runs the suite and the browser lane "
-            "again only to time them", None)
+        row("host test suite wall time", "(info)", "reported by the test command; bench "
+            "--suite runs the suite and the browser lane again only to time them", None)
     if lane is not None:
         row("  the browser lane's wall time (tests/test_web.py, a real Chromium)", "(info)",
             "%.1f s" % lane, None)
@@ -709,7 +708,7 @@ def main(argv=None):
             row("mutants of the device code caught (tools/quality/mutants.py)",
                 ">= %d%%" % (100 * mutants.BUDGET),
                 "not measured: no full run here yet; run python3 tools/dev.py mutants "
-                "(about an hour on 2 cores), or bench --mutants", None)
+                "(about an hour on 2 cores)", None)
         else:
             row("mutants of the device code caught (tools/quality/mutants.py, %s)" % (
                 "a full run now" if m["fresh"] is None else "its last full run: " + (
