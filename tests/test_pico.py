@@ -34,6 +34,7 @@ import pico
 import picobench
 import scenario
 import synth
+from model import layout
 
 # The sounds as defined, not as the firmware under test has them: tools/gen/synth.py's
 # segments (the WAV's own), as tone sweeps (tests/test_one_klaxon.py holds
@@ -266,7 +267,7 @@ def test_saved_game_is_the_harness_s_bytes(shared):
         i += n + 7
     seqs = [q for q, _ in records]
     assert len(seqs) == 3 and seqs == list(range(seqs[0], seqs[0] + 3)), records
-    assert all(v == 2 for _, v in records), records  # the body's version
+    assert all(v == layout.VERSION for _, v in records), records  # the body's version
     assert all(x == 0xFF for x in r.nvm[i:]), "the rest of the sector is erased"
     ops = [f for f in r.flash() if f[3] >= pico.NVM and f[3] < pico.NVM + 4096]
     assert ops and all(what == "program" for _, _, what, _, _ in ops), ops
