@@ -5,8 +5,8 @@ has the format); its log is replayed through the rules themselves. A damaged or
 foreign store gives a new game and a message; a saved game whose players or finish
 differ from settings.toml goes on; the next new game takes the settings. A saved game
 goes on across an update (core.py's state gains a house rule's slot: the record says
-how many it holds) and across a downgrade (a newer firmware's house rules dropped, and
-said).
+how many it holds); a newer firmware's game goes on here only if its house rules are at
+the rules' own, else it is said and left in the flash for that firmware.
 """
 
 import sys
